@@ -1,0 +1,130 @@
+// Models and their routes, built from the config and kept current by endpoint discovery.
+// Everything a request needs about a model is resolved here once, so the hot path only
+// reads prepared objects.
+import type { ModelConfig, ProviderConfig, TimeoutConfig, WardenConfig } from '../config/index.js';
+import { adapters, type EndpointInfo, type UpstreamAdapter } from '../upstream/index.js';
+import { formatRouteId } from './route-id.js';
+
+export interface ResolvedTimeouts {
+  connect: number;
+  firstByte: number;
+  firstToken: number;
+  total: number;
+}
+
+export const DEFAULT_TIMEOUTS: ResolvedTimeouts = { connect: 5_000, firstByte: 60_000, firstToken: 60_000, total: 600_000 };
+
+export interface Route {
+  readonly id: string;
+  readonly model: string;
+  readonly provider: string;
+  readonly endpoint: string | null;
+  readonly info: EndpointInfo | null;
+}
+
+export interface UpstreamAddress {
+  readonly providerName: string;
+  readonly origin: string;
+  /** Path of the chat completions resource on the origin, e.g. /api/v1/chat/completions. */
+  readonly chatPath: string;
+  readonly baseUrl: string;
+  /** Authorization and fixed headers, built once. Never logged. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly connections: number;
+}
+
+export class CatalogModel {
+  readonly name: string;
+  readonly upstreamModel: string;
+  readonly adapter: UpstreamAdapter;
+  readonly upstream: UpstreamAddress;
+  readonly timeouts: ResolvedTimeouts;
+  /** `discover`: the endpoint set comes from the aggregator's listing. */
+  readonly discovers: boolean;
+  readonly config: ModelConfig;
+  #routes: Route[] = [];
+  #routeIds = new Map<string, string>();
+  readonly directRouteId: string;
+  lastDiscovery: { at: number; error: string | null } | null = null;
+
+  constructor(name: string, config: ModelConfig, upstream: UpstreamAddress, providerKind: ProviderConfig['kind'], timeouts: ResolvedTimeouts) {
+    this.name = name;
+    this.config = config;
+    this.upstreamModel = config.model;
+    this.adapter = adapters[providerKind];
+    this.upstream = upstream;
+    this.timeouts = timeouts;
+    this.directRouteId = formatRouteId({ model: name, provider: upstream.providerName, endpoint: null });
+    this.discovers = this.adapter.hasEndpoints && (config.routes === undefined || config.routes === 'discover');
+    if (!this.adapter.hasEndpoints) {
+      this.#routes = [{ id: this.directRouteId, model: name, provider: upstream.providerName, endpoint: null, info: null }];
+    } else if (Array.isArray(config.routes)) {
+      this.setEndpoints(config.routes.map((endpoint) => ({ name: endpoint, tag: null, quantization: null, pricing: null, contextLength: null })));
+    }
+  }
+
+  get routes(): readonly Route[] {
+    return this.#routes;
+  }
+
+  setEndpoints(endpoints: readonly EndpointInfo[]): void {
+    this.#routes = endpoints.map((info) => ({ id: this.routeIdFor(info.name), model: this.name, provider: this.upstream.providerName, endpoint: info.name, info }));
+  }
+
+  /** The route id for an answer served by `endpoint` (null: the model's single direct route). */
+  routeIdFor(endpoint: string | null): string {
+    if (endpoint === null) return this.directRouteId;
+    let id = this.#routeIds.get(endpoint);
+    if (id === undefined) {
+      id = formatRouteId({ model: this.name, provider: this.upstream.providerName, endpoint });
+      this.#routeIds.set(endpoint, id);
+    }
+    return id;
+  }
+}
+
+export class Catalog {
+  readonly models = new Map<string, CatalogModel>();
+
+  constructor(config: WardenConfig) {
+    for (const [name, model] of Object.entries(config.models)) {
+      const provider = config.providers[model.provider]!;
+      const timeouts = resolveTimeouts(config.timeouts, provider.timeouts, model.timeouts);
+      this.models.set(name, new CatalogModel(name, model, upstreamAddress(model.provider, provider), provider.kind, timeouts));
+    }
+  }
+
+  get(name: string): CatalogModel | undefined {
+    return this.models.get(name);
+  }
+
+  routes(): Route[] {
+    return [...this.models.values()].flatMap((m) => m.routes);
+  }
+}
+
+function upstreamAddress(providerName: string, provider: ProviderConfig): UpstreamAddress {
+  const url = new URL(provider.baseUrl);
+  const basePath = url.pathname.replace(/\/$/, '');
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...provider.headers };
+  if (provider.apiKey && !provider.apiKey.isEmpty) headers.authorization = `Bearer ${provider.apiKey.reveal()}`;
+  return {
+    providerName,
+    origin: url.origin,
+    chatPath: `${basePath}/chat/completions`,
+    baseUrl: `${url.origin}${basePath}`,
+    headers,
+    connections: provider.connections,
+  };
+}
+
+function resolveTimeouts(...layers: TimeoutConfig[]): ResolvedTimeouts {
+  const out = { ...DEFAULT_TIMEOUTS };
+  for (const layer of layers) {
+    for (const key of Object.keys(out) as Array<keyof ResolvedTimeouts>) {
+      const value = layer[key];
+      if (value !== undefined) out[key] = value;
+    }
+  }
+  return out;
+}

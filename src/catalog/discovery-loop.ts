@@ -1,0 +1,65 @@
+// Keeps discovered models' endpoint sets current: once at start, then every provider's
+// discovery interval. A failed refresh keeps the last known routes and is reported.
+import type { WardenConfig } from '../config/index.js';
+import { listEndpoints, type PoolSet } from '../upstream/index.js';
+import type { Catalog, CatalogModel } from './catalog.js';
+
+export interface DiscoveryLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export class DiscoveryLoop {
+  #timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly config: WardenConfig,
+    private readonly pools: PoolSet,
+    private readonly log: DiscoveryLog,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Discovers every model once; resolves when all have answered or failed. */
+  async refreshAll(): Promise<void> {
+    await Promise.all(this.#discovering().map((m) => this.refresh(m)));
+  }
+
+  async refresh(model: CatalogModel): Promise<void> {
+    const provider = this.config.providers[model.config.provider]!;
+    try {
+      const endpoints = await listEndpoints({
+        dispatcher: this.pools.get(model.upstream.origin, { connections: 4, connectTimeoutMs: model.timeouts.connect }),
+        baseUrl: model.upstream.baseUrl,
+        headers: model.upstream.headers,
+        model: model.upstreamModel,
+        timeoutMs: Math.min(model.timeouts.firstByte, 30_000),
+      });
+      model.setEndpoints(endpoints);
+      model.lastDiscovery = { at: this.now(), error: null };
+      this.log.info({ model: model.name, routes: model.routes.map((r) => r.id) }, 'discovered endpoints');
+    } catch (e) {
+      const error = (e as Error).message;
+      model.lastDiscovery = { at: this.now(), error };
+      this.log.warn({ model: model.name, provider: provider.kind, error }, 'endpoint discovery failed; keeping last known routes');
+    }
+  }
+
+  start(): void {
+    for (const model of this.#discovering()) {
+      const interval = this.config.providers[model.config.provider]!.discoveryInterval;
+      const timer = setInterval(() => void this.refresh(model), interval);
+      timer.unref();
+      this.#timers.push(timer);
+    }
+  }
+
+  stop(): void {
+    for (const t of this.#timers) clearInterval(t);
+    this.#timers = [];
+  }
+
+  #discovering(): CatalogModel[] {
+    return [...this.catalog.models.values()].filter((m) => m.discovers);
+  }
+}

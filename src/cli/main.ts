@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// The `warden` command: start, demo, sim, check-config.
+import { parseArgs } from 'node:util';
+import { checkConfig } from './check-config.js';
+import { runDemo } from './demo.js';
+import { runSim } from './sim.js';
+import { runStart } from './start.js';
+
+const USAGE = `usage: warden <command> [options]
+
+commands:
+  start --config FILE [--port N] [--host H]   run the gateway
+  demo [--port N]                             gateway + simulated fleet from examples/demo.yaml
+  sim --scenario FILE [--port N]              the simulated provider fleet alone
+  check-config FILE                           validate a config file; each error names its path
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      config: { type: 'string', short: 'c' },
+      scenario: { type: 'string', short: 's' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || !command || command === 'help') {
+    process.stdout.write(USAGE);
+    return command ? 0 : 1;
+  }
+  const port = values.port === undefined ? undefined : parsePort(values.port);
+  switch (command) {
+    case 'start':
+      if (!values.config) return usageError('start needs --config FILE');
+      return runStart(values.config, port, values.host);
+    case 'demo':
+      return runDemo(port);
+    case 'sim':
+      if (!values.scenario) return usageError('sim needs --scenario FILE');
+      return runSim(values.scenario, port);
+    case 'check-config': {
+      const file = positionals[0] ?? values.config;
+      if (!file) return usageError('check-config needs a FILE');
+      return checkConfig(file);
+    }
+    default:
+      return usageError(`unknown command "${command}"`);
+  }
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${text}"`);
+  return port;
+}
+
+class UsageError extends Error {}
+
+function usageError(message: string): number {
+  process.stderr.write(`warden: ${message}\n\n${USAGE}`);
+  return 64;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // Long-running commands resolve to -1 and keep the process alive until a signal.
+    if (code >= 0) process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      usageError((e as Error).message);
+      process.exitCode = 64;
+      return;
+    }
+    process.stderr.write(`warden: ${(e as Error).message ?? String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

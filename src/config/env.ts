@@ -1,0 +1,30 @@
+// `${VAR}` and `${VAR:-fallback}` in any string of the config read the environment. A
+// reference to an unset variable without a fallback is a config error at that path.
+import type { ConfigIssue, ConfigPath } from './errors.js';
+import { formatPath } from './errors.js';
+
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export function interpolate(value: unknown, env: Environment, issues: ConfigIssue[], path: ConfigPath = []): unknown {
+  if (typeof value === 'string') return interpolateString(value, env, issues, path);
+  if (Array.isArray(value)) return value.map((item, i) => interpolate(item, env, issues, [...path, i]));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = interpolate(item, env, issues, [...path, key]);
+    return out;
+  }
+  return value;
+}
+
+function interpolateString(text: string, env: Environment, issues: ConfigIssue[], path: ConfigPath): string {
+  if (!text.includes('${')) return text;
+  return text.replace(REFERENCE, (_whole, name: string, fallback: string | undefined) => {
+    const found = env[name];
+    if (found !== undefined && found !== '') return found;
+    if (fallback !== undefined) return fallback;
+    issues.push({ path: formatPath(path), segments: path, message: `environment variable ${name} is not set` });
+    return '';
+  });
+}

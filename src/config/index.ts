@@ -1,0 +1,15 @@
+export { loadConfig, parseConfig } from './load.js';
+export { ConfigError, isConfigError, formatIssue, type ConfigIssue } from './errors.js';
+export { Secret } from './secret.js';
+export { parseDuration, formatDuration } from './duration.js';
+export {
+  configSchema,
+  CHECK_NAMES,
+  TIERS,
+  type WardenConfig,
+  type ProviderConfig,
+  type ModelConfig,
+  type RoleConfig,
+  type TimeoutConfig,
+  type CheckName,
+} from './schema.js';

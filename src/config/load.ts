@@ -1,0 +1,56 @@
+// Reads a YAML config: parse, resolve `${ENV}` references, validate, and report every
+// problem at once with its path and line.
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { interpolate, type Environment } from './env.js';
+import { ConfigError, formatPath, type ConfigIssue } from './errors.js';
+import { configSchema, type WardenConfig } from './schema.js';
+
+export function loadConfig(file: string, env: Environment = process.env): WardenConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(file, [{ path: '(file)', message: `cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}` }]);
+  }
+  return parseConfig(text, file, env);
+}
+
+export function parseConfig(text: string, source = '(config)', env: Environment = process.env): WardenConfig {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      source,
+      doc.errors.map((e) => ({ path: '(yaml)', message: e.message.split('\n')[0]!, line: e.linePos?.[0]?.line })),
+    );
+  }
+  const issues: ConfigIssue[] = [];
+  const raw = interpolate(doc.toJS() ?? {}, env, issues);
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+      const message = issue.code === 'unrecognized_keys' ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` : tidy(issue.message);
+      issues.push({ path: formatPath(path as (string | number)[]), segments: path as (string | number)[], message });
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(source, issues.map((i) => withLine(i, doc, lines)));
+  return result.data!;
+}
+
+/** zod's messages start with "Invalid input: "; the path already says where, so keep what was expected. */
+function tidy(message: string): string {
+  return message.replace(/^Invalid input: /, '').replace(/^Invalid option: /, '');
+}
+
+function withLine(issue: ConfigIssue, doc: Document, lines: LineCounter): ConfigIssue {
+  const segments = issue.segments;
+  if (issue.line || !segments) return issue;
+  // Walk up until a node exists: a missing key is reported at its parent's line.
+  for (let depth = segments.length; depth > 0; depth--) {
+    const node = doc.getIn(segments.slice(0, depth), true);
+    if (isNode(node) && node.range) return { path: issue.path, message: issue.message, line: lines.linePos(node.range[0]).line };
+  }
+  return issue;
+}

@@ -1,0 +1,164 @@
+// The config file's shape. Validation happens once, here, at the boundary; the inferred
+// types flow inward and nothing else re-checks them.
+import { z } from 'zod';
+import { parseDuration } from './duration.js';
+import { Secret } from './secret.js';
+
+const duration = z
+  .union([z.number(), z.string()])
+  .transform((value, ctx) => {
+    const ms = parseDuration(value);
+    if (ms === null) {
+      ctx.addIssue({ code: 'custom', message: `expected a duration such as 250ms, 30s, 10m, 1d; got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const secret = z.string().transform((value) => new Secret(value));
+const name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a name of letters, digits, ".", "_" or "-"');
+
+export const CHECK_NAMES = ['nonempty', 'refusal', 'schema', 'language', 'encoding', 'repetition', 'prefix', 'fact', 'minlen'] as const;
+export const TIERS = ['strict', 'degrade', 'default'] as const;
+
+const timeouts = z.strictObject({
+  connect: duration.optional(),
+  firstByte: duration.optional(),
+  firstToken: duration.optional(),
+  total: duration.optional(),
+});
+
+const breaker = z.strictObject({
+  failures: z.number().int().min(1).default(5),
+  cooldown: duration.default(30_000),
+});
+
+const provider = z.strictObject({
+  kind: z.enum(['openai-compatible', 'openrouter']),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+  apiKey: secret.optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+  timeouts: timeouts.default({}),
+  /** How often OpenRouter endpoint listings are refreshed. */
+  discoveryInterval: duration.default(600_000),
+  /** Keep-alive connections per upstream origin. */
+  connections: z.number().int().min(1).max(4096).default(128),
+});
+
+const model = z.strictObject({
+  provider: name,
+  model: z.string().min(1),
+  /** OpenRouter only: `discover` makes each provider endpoint of the model a route; a list pins the set. */
+  routes: z.union([z.literal('discover'), z.array(z.string().min(1)).min(1)]).optional(),
+  profile: z
+    .strictObject({
+      strengths: z.array(z.string()).default([]),
+      languages: z.array(z.string()).default([]),
+      price: z.strictObject({ input: z.number().min(0), output: z.number().min(0) }).optional(),
+    })
+    .optional(),
+  timeouts: timeouts.default({}),
+  breaker: breaker.partial().optional(),
+});
+
+const role = z.strictObject({
+  tier: z.enum(TIERS).default('degrade'),
+  models: z.array(name).min(1, 'expected at least one model'),
+  checks: z.array(z.enum(CHECK_NAMES)).default([]),
+  maxFallbacks: z.number().int().min(0).default(2),
+  thinking: z.enum(['on', 'off', 'auto']).default('auto'),
+  default: z.strictObject({ content: z.string() }).optional(),
+  language: z.string().optional(),
+});
+
+const server = z.strictObject({
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(8787),
+  clientKeys: z.array(secret).default([]),
+  adminToken: secret.optional(),
+  bodyLimit: z.number().int().min(1024).default(4 * 1024 * 1024),
+  /** Serving without client keys on a non-loopback address must be asked for explicitly. */
+  allowAnonymous: z.boolean().default(false),
+});
+
+const state = z.union([
+  z.strictObject({ memory: z.literal(true) }),
+  z.strictObject({ sqlite: z.string().min(1) }),
+  z.strictObject({ redis: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL') }),
+]);
+
+const canary = z.strictObject({
+  mode: z.enum(['observe', 'enforce']).default('observe'),
+  interval: duration.default(1_800_000),
+  watch: z.array(name).default([]),
+  languages: z.array(z.string()).default(['en']),
+});
+
+const blockEntry = z.strictObject({ route: z.string().min(1), reason: z.string().min(1) });
+
+export const configSchema = z
+  .strictObject({
+    server: server.default(server.parse({})),
+    state: state.default({ memory: true }),
+    breaker: breaker.default({ failures: 5, cooldown: 30_000 }),
+    timeouts: timeouts.default({}),
+    providers: z.record(name, provider),
+    models: z.record(name, model),
+    roles: z.record(name, role).default({}),
+    canary: canary.optional(),
+    blocklist: z.array(blockEntry).default([]),
+  })
+  .superRefine((config, ctx) => {
+    for (const [modelName, m] of Object.entries(config.models)) {
+      const p = config.providers[m.provider];
+      if (!p) {
+        ctx.addIssue({ code: 'custom', path: ['models', modelName, 'provider'], message: `unknown provider "${m.provider}"${suggest(m.provider, Object.keys(config.providers))}` });
+      } else if (m.routes !== undefined && p.kind !== 'openrouter') {
+        ctx.addIssue({ code: 'custom', path: ['models', modelName, 'routes'], message: `routes apply only to openrouter providers; "${m.provider}" is ${p.kind}` });
+      }
+      if (config.roles[modelName]) {
+        ctx.addIssue({ code: 'custom', path: ['models', modelName], message: `"${modelName}" is both a model and a role; requests could not tell them apart` });
+      }
+    }
+    for (const [roleName, r] of Object.entries(config.roles)) {
+      r.models.forEach((m, i) => {
+        if (!config.models[m]) ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'models', i], message: `unknown model "${m}"${suggest(m, Object.keys(config.models))}` });
+      });
+      if (r.tier === 'default' && !r.default) {
+        ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'default'], message: 'tier "default" needs a default answer, e.g. default: { content: "..." }' });
+      }
+    }
+    config.canary?.watch.forEach((m, i) => {
+      if (!config.models[m]) ctx.addIssue({ code: 'custom', path: ['canary', 'watch', i], message: `unknown model "${m}"${suggest(m, Object.keys(config.models))}` });
+    });
+  });
+
+export type WardenConfig = z.output<typeof configSchema>;
+export type ProviderConfig = WardenConfig['providers'][string];
+export type ModelConfig = WardenConfig['models'][string];
+export type RoleConfig = WardenConfig['roles'][string];
+export type TimeoutConfig = z.output<typeof timeouts>;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+/** ` (did you mean "chat-small"?)` when a known name is one or two edits away. */
+function suggest(wrong: string, known: string[]): string {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const d = editDistance(wrong, candidate);
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best ? ` (did you mean "${best}"?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -1,0 +1,32 @@
+// A value read from the environment that must never reach a log, an error or an API answer.
+// Every way of turning it into text yields a placeholder; only `reveal()` gives the value,
+// and only the upstream adapters call it, to build an Authorization header.
+import { inspect } from 'node:util';
+
+const REDACTED = '[secret]';
+
+export class Secret {
+  readonly #value: string;
+  constructor(value: string) {
+    this.#value = value;
+  }
+  reveal(): string {
+    return this.#value;
+  }
+  /** Compares without exposing the value. */
+  equals(candidate: string): boolean {
+    return candidate === this.#value;
+  }
+  get isEmpty(): boolean {
+    return this.#value.length === 0;
+  }
+  toString(): string {
+    return REDACTED;
+  }
+  toJSON(): string {
+    return REDACTED;
+  }
+  [inspect.custom](): string {
+    return REDACTED;
+  }
+}

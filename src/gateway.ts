@@ -1,0 +1,109 @@
+// Composition root: builds every part of the gateway from a validated config.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Catalog, DiscoveryLoop } from './catalog/index.js';
+import { ConfigError, type WardenConfig } from './config/index.js';
+import { Blocklist } from './health/index.js';
+import { Router } from './routing/index.js';
+import { createApp } from './server/index.js';
+import { createLogger, GatewayMetrics, type Logger } from './telemetry/index.js';
+import { PoolSet } from './upstream/index.js';
+
+export interface GatewayOptions {
+  log?: Logger;
+  /** Epoch milliseconds; injected so time-based rules can be tested. */
+  now?: () => number;
+  /** Process-level metrics (CPU, memory, event loop); off in tests that start many gateways. */
+  processMetrics?: boolean;
+}
+
+export interface Gateway {
+  readonly config: WardenConfig;
+  readonly catalog: Catalog;
+  readonly blocklist: Blocklist;
+  readonly server: Server;
+  /** Discovers routes, then listens; resolves with the base URL. */
+  listen(port?: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+export function createGateway(config: WardenConfig, options: GatewayOptions = {}): Gateway {
+  const log = options.log ?? createLogger();
+  const now = options.now ?? Date.now;
+  const catalog = new Catalog(config);
+  const router = new Router(config, catalog);
+  const blocklist = new Blocklist(now);
+  for (const entry of config.blocklist) blocklist.add({ route: entry.route, layer: 'builtin', reason: entry.reason, until: null });
+  const pools = new PoolSet();
+  const metrics = new GatewayMetrics({ processMetrics: options.processMetrics });
+  const discovery = new DiscoveryLoop(catalog, config, pools, log, now);
+
+  const server = createApp({
+    router,
+    blocklist,
+    pools,
+    metrics,
+    log,
+    bodyLimit: config.server.bodyLimit,
+    clientKeys: config.server.clientKeys,
+    modelList: () => modelList(router),
+    readiness: () => {
+      const checks = [...catalog.models.values()]
+        .filter((m) => m.discovers)
+        .map((m) => ({
+          name: `discovery:${m.name}`,
+          ok: m.lastDiscovery !== null && m.routes.length > 0,
+          detail: m.lastDiscovery?.error ?? `${m.routes.length} routes`,
+        }));
+      return { ready: checks.every((c) => c.ok), checks };
+    },
+  });
+
+  return {
+    config,
+    catalog,
+    blocklist,
+    server,
+    async listen(port = config.server.port, host = config.server.host) {
+      if (!LOOPBACK.test(host) && config.server.clientKeys.length === 0 && !config.server.allowAnonymous) {
+        throw new ConfigError('server', [{ path: 'server.clientKeys', message: `serving on ${host} without client keys would open the gateway to anyone; set server.clientKeys or server.allowAnonymous: true` }]);
+      }
+      await discovery.refreshAll();
+      discovery.start();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      const address = server.address() as AddressInfo;
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      log.info({ url: `http://${shownHost}:${address.port}`, models: catalog.models.size, roles: Object.keys(config.roles).length }, 'warden listening');
+      return `http://${shownHost}:${address.port}`;
+    },
+    async close() {
+      discovery.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pools.close();
+    },
+  };
+}
+
+function modelList(router: Router) {
+  return {
+    object: 'list',
+    data: router.plans().map((plan) => ({
+      id: plan.name,
+      object: 'model',
+      created: 0,
+      owned_by: 'warden',
+      warden: plan.role
+        ? { kind: 'role', tier: plan.role.config.tier, models: plan.candidates.map((m) => m.name) }
+        : { kind: 'model', provider: plan.candidates[0]!.upstream.providerName, upstreamModel: plan.candidates[0]!.upstreamModel, routes: plan.candidates[0]!.routes.map((r) => r.id) },
+    })),
+  };
+}

@@ -1,0 +1,1 @@
+export { Blocklist, type BlockEntry, type BlockLayer } from './blocklist.js';

@@ -1,0 +1,29 @@
+// Reads a request body up to a size limit: a declared length over the limit is refused
+// before reading, a chunked body as soon as it crosses the limit.
+import type { IncomingMessage } from 'node:http';
+import { bodyTooLarge, invalidRequest, GatewayError } from './errors.js';
+
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) {
+    req.resume();
+    return Promise.reject(bodyTooLarge(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(bodyTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', (e) => reject(new GatewayError(400, 'request_aborted', 'invalid_request_error', `request body could not be read: ${e.message}`)));
+    req.on('aborted', () => reject(invalidRequest('request body was cut off')));
+  });
+}

@@ -1,0 +1,67 @@
+// OpenAI-shaped error bodies. Every error a client sees from Warden (or from the simulated
+// fleet) has this shape, so the official SDKs raise their usual typed exceptions.
+
+export type OpenAIErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'rate_limit_error'
+  | 'api_error'
+  | 'upstream_error'
+  | 'service_unavailable';
+
+export interface OpenAIErrorBody {
+  error: { message: string; type: OpenAIErrorType; code: string | null; param: string | null; [k: string]: unknown };
+}
+
+export function openAIErrorBody(
+  message: string,
+  type: OpenAIErrorType,
+  code: string | null = null,
+  param: string | null = null,
+  extra?: Record<string, unknown>,
+): OpenAIErrorBody {
+  return { error: { message, type, code, param, ...extra } };
+}
+
+/**
+ * A failure Warden answers with: a stable `code`, the HTTP status it maps to, and the
+ * OpenAI error `type`. Thrown inside the gateway, turned into a response at the edge.
+ */
+export class GatewayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly type: OpenAIErrorType,
+    message: string,
+    readonly param: string | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'GatewayError';
+  }
+
+  toBody(): OpenAIErrorBody {
+    return openAIErrorBody(this.message, this.type, this.code, this.param);
+  }
+}
+
+export function isGatewayError(e: unknown): e is GatewayError {
+  return e instanceof GatewayError;
+}
+
+export const invalidRequest = (message: string, param: string | null = null) =>
+  new GatewayError(400, 'invalid_request', 'invalid_request_error', message, param);
+export const invalidJson = (detail: string) =>
+  new GatewayError(400, 'invalid_json', 'invalid_request_error', `Request body is not valid JSON: ${detail}`);
+export const bodyTooLarge = (limit: number) =>
+  new GatewayError(413, 'body_too_large', 'invalid_request_error', `Request body is larger than the limit of ${limit} bytes`);
+export const modelNotFound = (model: string) =>
+  new GatewayError(404, 'model_not_found', 'invalid_request_error', `The model or role "${model}" does not exist`, 'model');
+export const unauthorized = (message: string) =>
+  new GatewayError(401, 'invalid_api_key', 'authentication_error', message);
+export const notFound = (path: string) =>
+  new GatewayError(404, 'not_found', 'not_found_error', `No route for ${path}`);
+export const methodNotAllowed = (method: string, path: string) =>
+  new GatewayError(405, 'method_not_allowed', 'invalid_request_error', `Method ${method} is not allowed on ${path}`);

@@ -1,0 +1,1 @@
+export { Router, type Plan } from './plan.js';

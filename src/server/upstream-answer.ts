@@ -1,0 +1,50 @@
+// What the client gets when the upstream did not produce a usable answer: its own 4xx as it
+// wrote it, a 429 with its Retry-After, or a 502/504 naming the route and the reason.
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { GatewayError } from '../protocol/errors.js';
+import type { Outcome } from '../telemetry/index.js';
+import type { UpstreamFailure } from '../upstream/index.js';
+
+export interface ClientAnswer {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer | string;
+  outcome: Outcome;
+}
+
+export function answerForStatus(status: number, headers: IncomingHttpHeaders, body: Buffer, routeId: string): ClientAnswer {
+  if (status === 429) {
+    const out: OutgoingHttpHeaders = { 'content-type': headers['content-type'] ?? 'application/json' };
+    if (headers['retry-after']) out['retry-after'] = headers['retry-after'];
+    return { status, headers: out, body, outcome: 'rate_limited' };
+  }
+  if (status >= 400 && status < 500) {
+    return { status, headers: { 'content-type': headers['content-type'] ?? 'application/json' }, body, outcome: 'client_error' };
+  }
+  const detail = upstreamMessage(body);
+  const error = new GatewayError(502, 'upstream_error', 'upstream_error', `upstream ${routeId} answered ${status}${detail ? `: ${detail}` : ''}`);
+  return { status: 502, headers: { 'content-type': 'application/json' }, body: JSON.stringify(error.toBody()), outcome: 'upstream_error' };
+}
+
+export function errorForFailure(failure: UpstreamFailure, routeId: string): GatewayError {
+  const status = failure.kind === 'timeout' ? 504 : 502;
+  return new GatewayError(status, failure.code, 'upstream_error', `upstream ${routeId}: ${failure.message}`);
+}
+
+export function outcomeForFailure(failure: UpstreamFailure): Outcome {
+  if (failure.kind === 'aborted') return 'client_aborted';
+  if (failure.kind === 'timeout') return 'timeout';
+  if (failure.kind === 'invalid_response') return 'invalid_response';
+  return 'upstream_error';
+}
+
+/** The upstream's own error message, when its body is an OpenAI-style error; capped. */
+function upstreamMessage(body: Buffer): string {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { error?: { message?: unknown } | string; message?: unknown };
+    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message;
+    return typeof message === 'string' ? message.slice(0, 300) : '';
+  } catch {
+    return '';
+  }
+}

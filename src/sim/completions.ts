@@ -1,0 +1,124 @@
+// POST chat/completions, both as a single provider and as the OpenRouter-style aggregator:
+// validate, pick the provider (with fallback), roll its fault, compose the reply, deliver.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ChatRequest } from '../protocol/types.js';
+import { deliver } from './delivery.js';
+import { forcedFor, isPreResponseFault, parseForcedFaults, type FaultName, type ForcedFaults } from './faults.js';
+import { candidatesFor } from './openrouter.js';
+import type { SimProvider } from './provider.js';
+import type { ReplyCache } from './reply-cache.js';
+import type { StatsBook } from './stats.js';
+import { readJson, sendError } from './http.js';
+import { promptTokensOf, replyInput, validateChatRequest } from './request.js';
+import { usageOf } from './wire.js';
+
+export interface FleetContext {
+  seed: number;
+  /** In scenario order. */
+  providers: readonly SimProvider[];
+  book: StatsBook;
+  replies: ReplyCache;
+  created: number;
+  nextId(): string;
+}
+
+/** What the request log records about a request, filled in as handling goes on. */
+export interface Trace {
+  model: string;
+  served: string | null;
+  stream: boolean;
+  providerPrefs: unknown;
+  fault: FaultName | null;
+  tried: string[];
+}
+
+/** `direct` is a provider's own endpoint; absent means the OpenRouter-style aggregator. */
+export async function handleCompletion(
+  ctx: FleetContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  trace: Trace,
+  direct?: SimProvider,
+): Promise<void> {
+  if (direct && !direct.authorizes(req.headers.authorization)) {
+    return sendError(res, 401, 'Incorrect API key provided.', 'authentication_error', 'invalid_api_key');
+  }
+  const parsed = await readJson(req, res);
+  if (!parsed) return;
+  const body = parsed.value;
+  const checked = validateChatRequest(body);
+  if (!checked.ok) return sendError(res, 400, checked.problem, 'invalid_request_error', 'invalid_request', checked.param);
+  const { request } = checked;
+  trace.model = request.model;
+  trace.stream = request.stream === true;
+  trace.providerPrefs = request.provider ?? null;
+
+  const header = req.headers['x-sim-fault'];
+  const forced = typeof header === 'string' ? parseForcedFaults(header) : undefined;
+  if (typeof forced === 'string') return sendError(res, 400, forced, 'invalid_request_error', 'invalid_sim_fault');
+
+  let candidates: readonly SimProvider[];
+  let allowFallbacks = false;
+  if (direct) {
+    if (!direct.serves(request.model)) return modelNotFound(res, request.model);
+    candidates = [direct];
+  } else {
+    const serving = ctx.providers.filter((p) => p.serves(request.model));
+    if (serving.length === 0) return modelNotFound(res, request.model);
+    const routing = candidatesFor(serving.map((p) => p.name), request.provider);
+    if (routing.names.length === 0) {
+      return sendError(res, 404, 'No allowed providers are available for the selected model.', 'not_found_error', 'no_allowed_providers');
+    }
+    candidates = routing.names.map((name) => serving.find((p) => p.name === name) as SimProvider);
+    allowFallbacks = routing.allowFallbacks;
+  }
+  serve(ctx, res, trace, request, candidates, allowFallbacks, forced, direct === undefined);
+}
+
+function serve(
+  ctx: FleetContext,
+  res: ServerResponse,
+  trace: Trace,
+  request: ChatRequest,
+  candidates: readonly SimProvider[],
+  allowFallbacks: boolean,
+  forced: ForcedFaults | undefined,
+  aggregated: boolean,
+): void {
+  for (let i = 0; i < candidates.length; i++) {
+    const provider = candidates[i] as SimProvider;
+    const rolled = provider.roll();
+    const pinned = forcedFor(forced, provider.name);
+    const fault = pinned !== undefined ? pinned : rolled;
+    if (isPreResponseFault(fault) && allowFallbacks && i < candidates.length - 1) {
+      ctx.book.attempted(provider.name, fault);
+      trace.tried.push(provider.name);
+      continue;
+    }
+    const reply = ctx.replies.get(replyInput(ctx.seed, provider, request, fault));
+    ctx.book.attempted(provider.name, reply.fault);
+    trace.served = provider.name;
+    trace.fault = reply.fault;
+    const promptTokens = promptTokensOf(request.messages);
+    deliver({
+      res,
+      provider: provider.spec,
+      fault: reply.fault,
+      reply,
+      envelope: { id: ctx.nextId(), created: ctx.created, model: request.model, provider: aggregated ? provider.name : undefined },
+      usage: usageOf(promptTokens, reply),
+      stream: trace.stream,
+      includeUsage: request.stream_options?.include_usage === true,
+      processingComments: aggregated && provider.spec.processingComments,
+      onStreamOpen: () => {
+        ctx.book.streamOpened(provider.name);
+        res.once('close', () => ctx.book.streamClosed(provider.name));
+      },
+    });
+    return;
+  }
+}
+
+function modelNotFound(res: ServerResponse, model: string): void {
+  sendError(res, 404, `The model \`${model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found', 'model');
+}

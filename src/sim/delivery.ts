@@ -1,0 +1,157 @@
+// Sends one decided reply the way the provider would: after its latency, at its token rate,
+// with the transport-level fault (error status, hang, reset, garbage, stream error) it drew.
+// A client that goes away stops everything at once: the pending timer is cleared.
+import type { ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Usage } from '../protocol/types.js';
+import type { FaultName } from './faults.js';
+import { sendError, sendJson } from './http.js';
+import type { Reply } from './reply.js';
+import type { ProviderSpec } from './scenario.js';
+import { ChunkWriter, completionBody, DONE, PROCESSING, type Envelope } from './wire.js';
+
+export interface Delivery {
+  res: ServerResponse;
+  provider: ProviderSpec;
+  fault: FaultName | null;
+  reply: Reply;
+  envelope: Envelope;
+  usage: Usage;
+  stream: boolean;
+  includeUsage: boolean;
+  /** OpenRouter path and a provider that keeps the stream alive with SSE comments. */
+  processingComments: boolean;
+  onStreamOpen(): void;
+}
+
+/** How many content chunks a stream sends before a `reset` or `streamError` cuts it. */
+const CUT_AFTER = 3;
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
+const GARBAGE_BODIES = [
+  '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>\n',
+  'upstream connect error or disconnect/reset before headers. reset reason: overflow',
+];
+const GARBAGE_SSE = 'data: {"choices":[{"index":0,"delta":{"content":\n\ndata: <html><body>Bad Gateway</body></html>\n\n';
+
+export function deliver(d: Delivery): void {
+  if (d.fault === 'hang') return; // nothing at all, until the client gives up
+  const pacer = new Pacer(d.res);
+  pacer.after(d.provider.latencyMs, () => (d.stream ? openStream(d, pacer) : answerWhole(d, pacer)));
+}
+
+function answerWhole(d: Delivery, pacer: Pacer): void {
+  const { res, fault } = d;
+  if (failBeforeResponse(d)) return;
+  if (fault === 'garbage') return sendJson(res, 200, GARBAGE_BODIES[d.reply.pieces.length % 2] as string);
+  if (fault === 'streamError') return sendError(res, 502, 'Provider returned error', 'upstream_error', 'provider_error');
+  const body = completionBody(d.envelope, d.reply, d.usage);
+  const generation = d.provider.firstTokenMs + tokensTime(d.provider, d.reply.pieces.length);
+  if (fault === 'reset') {
+    // Headers promise the whole body; half of it arrives, then the connection drops.
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.flushHeaders();
+    pacer.after(generation, () => res.write(body.slice(0, body.length >> 1), () => res.destroy()));
+    return;
+  }
+  if (generation <= 0) return sendJson(res, 200, body);
+  // Headers go out after the latency, the body once the whole reply is "generated".
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.flushHeaders();
+  pacer.after(generation, () => res.end(body));
+}
+
+function failBeforeResponse(d: Delivery): boolean {
+  const { res } = d;
+  switch (d.fault) {
+    case 'error500':
+      sendError(res, 500, 'The server had an error while processing your request.', 'api_error', 'internal_error');
+      return true;
+    case 'error502':
+      sendError(res, 502, 'Bad gateway: the provider returned an invalid response.', 'upstream_error', 'bad_gateway');
+      return true;
+    case 'error503':
+      sendError(res, 503, 'The provider is temporarily overloaded. Please try again later.', 'service_unavailable', 'service_unavailable');
+      return true;
+    case 'rateLimit':
+      sendError(res, 429, 'Rate limit reached for requests. Please retry later.', 'rate_limit_error', 'rate_limit_exceeded', null, {
+        'retry-after': String(d.provider.retryAfter),
+      });
+      return true;
+    default:
+      return false;
+  }
+}
+
+function openStream(d: Delivery, pacer: Pacer): void {
+  if (failBeforeResponse(d)) return;
+  const { res, reply, fault } = d;
+  const chunks = new ChunkWriter(d.envelope);
+  res.writeHead(200, SSE_HEADERS);
+  d.onStreamOpen();
+  res.write((d.processingComments ? PROCESSING : '') + chunks.role(reply));
+  if (fault === 'garbage') {
+    res.end(GARBAGE_SSE + DONE);
+    return;
+  }
+  const cut = fault === 'reset' || fault === 'streamError';
+  const count = cut ? Math.min(CUT_AFTER, reply.pieces.length) : reply.pieces.length;
+  const end = (rest: string) => {
+    if (fault === 'reset') return void res.write(rest || '\n', () => res.destroy());
+    if (fault === 'streamError') return void res.end(rest + chunks.streamError() + DONE);
+    res.end(rest + chunks.finish(reply) + (d.includeUsage ? chunks.usage(d.usage) : '') + DONE);
+  };
+  const generate = () => sendPieces(d, chunks, pacer, count, end);
+  const firstToken = d.provider.firstTokenMs;
+  // A slow first token on OpenRouter comes with a keep-alive comment halfway through the wait.
+  if (d.processingComments && firstToken > 0) {
+    pacer.after(firstToken / 2, () => {
+      res.write(PROCESSING);
+      pacer.after(firstToken / 2, generate);
+    });
+  } else {
+    pacer.after(firstToken, generate);
+  }
+}
+
+/** Pieces on a fixed schedule from the first token; late pieces go out together in one write. */
+function sendPieces(d: Delivery, chunks: ChunkWriter, pacer: Pacer, count: number, end: (rest: string) => void): void {
+  const interval = d.provider.tokensPerSecond > 0 ? 1000 / d.provider.tokensPerSecond : 0;
+  const start = performance.now();
+  let next = 0;
+  const step = () => {
+    const due = interval === 0 ? count : Math.min(count, Math.floor((performance.now() - start) / interval) + 1);
+    let out = '';
+    for (; next < due; next++) out += chunks.piece(d.reply, next);
+    if (next >= count) return end(out);
+    d.res.write(out);
+    pacer.after(start + next * interval - performance.now(), step);
+  };
+  step();
+}
+
+function tokensTime(provider: ProviderSpec, tokens: number): number {
+  return provider.tokensPerSecond > 0 ? (tokens * 1000) / provider.tokensPerSecond : 0;
+}
+
+/** One pending timer per response, cleared when the client goes away. */
+class Pacer {
+  #timer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(res: ServerResponse) {
+    res.once('close', () => {
+      this.#closed = true;
+      clearTimeout(this.#timer);
+    });
+  }
+
+  after(ms: number, run: () => void): void {
+    if (this.#closed) return;
+    if (ms <= 0) return run();
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (!this.#closed) run();
+    }, ms);
+  }
+}

@@ -1,0 +1,48 @@
+// OpenRouter's provider routing, as the fleet plays it: which providers a request may reach,
+// in which order, and whether a failed attempt may move on to the next.
+import type { ProviderPreferences } from '../protocol/types.js';
+
+export interface Candidates {
+  /** Provider names in the order they are tried. */
+  names: string[];
+  allowFallbacks: boolean;
+}
+
+/** Accepts the `provider` object as received; non-string entries are ignored. */
+export function candidatesFor(serving: readonly string[], preferences: unknown): Candidates {
+  const prefs = isPreferences(preferences) ? preferences : {};
+  const only = nameSet(prefs.only);
+  const ignore = nameSet(prefs.ignore);
+  const order = nameList(prefs.order);
+  const allowFallbacks = prefs.allow_fallbacks !== false;
+
+  let names = serving.filter((name) => {
+    const key = name.toLowerCase();
+    return (only === null || only.has(key)) && !(ignore?.has(key) ?? false);
+  });
+  if (order.length > 0) {
+    const rank = (name: string) => {
+      const at = order.indexOf(name.toLowerCase());
+      return at === -1 ? order.length : at;
+    };
+    // Array.prototype.sort is stable: unnamed providers keep scenario order after the named.
+    names = [...names].sort((a, b) => rank(a) - rank(b));
+  }
+  if (!allowFallbacks) {
+    const named = order.length > 0 ? new Set(order) : only;
+    names = named === null ? names.slice(0, 1) : names.filter((name) => named.has(name.toLowerCase()));
+  }
+  return { names, allowFallbacks };
+}
+
+function isPreferences(value: unknown): value is ProviderPreferences {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function nameList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase()) : [];
+}
+
+function nameSet(value: unknown): Set<string> | null {
+  return Array.isArray(value) ? new Set(nameList(value)) : null;
+}

@@ -1,0 +1,163 @@
+// A fleet scenario: which providers exist, what they serve, how fast and how faulty they
+// are. Validated once at the boundary; everything inside trusts the inferred types.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { FAULT_NAMES, type FaultName, type Faults, withDefaults } from './faults.js';
+
+export class ScenarioError extends Error {
+  readonly code = 'invalid_scenario';
+  constructor(
+    message: string,
+    readonly issues: string[] = [],
+  ) {
+    super(message);
+    this.name = 'ScenarioError';
+  }
+}
+
+export function isScenarioError(e: unknown): e is ScenarioError {
+  return e instanceof ScenarioError;
+}
+
+const PROBABILITY = 'expected a number between 0 and 1';
+const probability = z.number({ error: PROBABILITY }).min(0, { error: PROBABILITY }).max(1, { error: PROBABILITY });
+const nonNegative = (what: string) =>
+  z.number({ error: `expected ${what}` }).min(0, { error: `expected ${what}` });
+
+const faultShape = Object.fromEntries(FAULT_NAMES.map((name) => [name, probability.optional()])) as Record<
+  FaultName,
+  z.ZodOptional<typeof probability>
+>;
+export const faultsSchema = z.strictObject(faultShape);
+
+const providerSchema = z.strictObject({
+  models: z.array(z.string().min(1), { error: 'expected a list of model ids' }).min(1, { error: 'expected at least one model' }),
+  latencyMs: nonNegative('a number of milliseconds >= 0').default(0),
+  firstTokenMs: nonNegative('a number of milliseconds >= 0').default(0),
+  tokensPerSecond: nonNegative('a number of tokens per second >= 0 (0 = no delay)').default(0),
+  replyTokens: z.number().int({ error: 'expected a whole number of tokens' }).min(1, { error: 'expected at least 1 token' }).default(40),
+  quantization: z.string().optional(),
+  price: z.strictObject({ input: nonNegative('a price >= 0').default(0), output: nonNegative('a price >= 0').default(0) }).optional(),
+  faults: faultsSchema.optional(),
+  retryAfter: nonNegative('a number of seconds >= 0').default(1),
+  processingComments: z.boolean({ error: 'expected true or false' }).default(false),
+  apiKey: z.string({ error: 'expected a string' }).optional(),
+});
+
+const modelSchema = z.strictObject({
+  name: z.string().optional(),
+  description: z.string().optional(),
+  contextLength: z.number().int().positive().optional(),
+  maxCompletionTokens: z.number().int().positive().optional(),
+});
+
+// Provider names appear in URL paths and in OpenRouter's `provider` preferences.
+const providerName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+const scenarioSchema = z.strictObject({
+  seed: z.number({ error: 'expected a number' }).int({ error: 'expected a whole number' }).default(1),
+  models: z.record(z.string(), modelSchema).default({}),
+  providers: z
+    .record(z.string().regex(providerName, { error: 'provider names use letters, digits, ".", "_" and "-"' }), providerSchema)
+    .refine((providers) => Object.keys(providers).length > 0, { error: 'expected at least one provider' }),
+});
+
+type ProviderInput = z.infer<typeof providerSchema>;
+
+export interface ProviderSpec extends Omit<ProviderInput, 'faults' | 'price' | 'apiKey'> {
+  name: string;
+  faults: Faults;
+  price: { input: number; output: number };
+  /** Set and non-empty: requests must carry `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+}
+
+export type ModelInfo = z.infer<typeof modelSchema>;
+
+export interface Scenario {
+  seed: number;
+  models: Record<string, ModelInfo>;
+  /** In scenario order: the order OpenRouter-style routing tries them. */
+  providers: ProviderSpec[];
+}
+
+export function parseScenario(value: unknown, source = 'scenario'): Scenario {
+  const result = scenarioSchema.safeParse(interpolateEnv(value));
+  if (!result.success) {
+    const issues = result.error.issues.map(describeIssue);
+    throw new ScenarioError(`${source}: ${issues.join('; ')}`, issues);
+  }
+  const { seed, models, providers } = result.data;
+  return {
+    seed,
+    models,
+    providers: Object.entries(providers).map(([name, p]) => ({
+      ...p,
+      name,
+      faults: withDefaults(p.faults),
+      price: { input: p.price?.input ?? 0, output: p.price?.output ?? 0 },
+      // An unset `${VAR}` leaves an empty key, which means the provider takes anyone.
+      apiKey: p.apiKey ? p.apiKey : undefined,
+    })),
+  };
+}
+
+export function loadScenario(file: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ScenarioError(`${file}: cannot read the scenario file (${(e as Error).message})`);
+  }
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (e) {
+    throw new ScenarioError(`${file}: not valid YAML (${(e as Error).message})`);
+  }
+  return parseScenario(value, file);
+}
+
+/** Validates a faults object (admin API, setFaults); missing faults are 0. */
+export function parseFaults(value: unknown, source = 'faults'): Faults {
+  const result = faultsSchema.safeParse(value);
+  if (!result.success) {
+    const issues = result.error.issues.map(describeIssue);
+    throw new ScenarioError(`${source}: ${issues.join('; ')}`, issues);
+  }
+  return withDefaults(result.data as Partial<Faults>);
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `${formatPath([...path, key])}: unknown key`).join('; ');
+  }
+  if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) {
+    return `${formatPath(path)}: required`;
+  }
+  return `${formatPath(path)}: ${issue.message}`;
+}
+
+function formatPath(path: string[]): string {
+  return path.length ? path.join('.') : '(root)';
+}
+
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** `${VAR}` and `${VAR:-default}` in any string read process.env; unset without default is "". */
+function interpolateEnv(value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (!value.includes('${')) return value;
+    return value.replace(REFERENCE, (_all, name: string, fallback: string | undefined) => {
+      const found = process.env[name];
+      return found !== undefined && found !== '' ? found : (fallback ?? '');
+    });
+  }
+  if (Array.isArray(value)) return value.map(interpolateEnv);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateEnv(v)]));
+  }
+  return value;
+}

@@ -1,0 +1,85 @@
+// OpenAI wire format for simulated replies: one non-streaming body, or the SSE lines of a
+// stream. Stream lines are built from pre-serialised parts because at benchmark rates the
+// per-chunk cost matters more than the per-request one.
+import type { ChatCompletion, ChatCompletionChunk, Usage } from '../protocol/types.js';
+import type { Reply } from './reply.js';
+
+export interface Envelope {
+  id: string;
+  created: number;
+  model: string;
+  /** OpenRouter names the provider that answered; direct providers do not. */
+  provider?: string;
+}
+
+export function usageOf(promptTokens: number, reply: Reply): Usage {
+  const completion = reply.pieces.length;
+  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
+}
+
+export function completionBody(envelope: Envelope, reply: Reply, usage: Usage): string {
+  const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: reply.content };
+  if (reply.toolCall) {
+    const { id, name, arguments: args } = reply.toolCall;
+    message.tool_calls = [{ id, type: 'function', function: { name, arguments: args } }];
+  }
+  const body: ChatCompletion = {
+    id: envelope.id,
+    object: 'chat.completion',
+    created: envelope.created,
+    model: envelope.model,
+    ...(envelope.provider !== undefined ? { provider: envelope.provider } : {}),
+    choices: [{ index: 0, message, finish_reason: reply.finishReason, logprobs: null }],
+    usage,
+  };
+  return JSON.stringify(body);
+}
+
+/** Writes the SSE lines of one stream; each method returns one `data:` event. */
+export class ChunkWriter {
+  readonly #head: string;
+
+  constructor(envelope: Envelope) {
+    const provider = envelope.provider !== undefined ? `,"provider":${JSON.stringify(envelope.provider)}` : '';
+    this.#head = `data: {"id":${JSON.stringify(envelope.id)},"object":"chat.completion.chunk","created":${envelope.created},"model":${JSON.stringify(envelope.model)}${provider},`;
+  }
+
+  #choice(delta: string, finishReason: string | null): string {
+    const reason = finishReason === null ? 'null' : `"${finishReason}"`;
+    return `${this.#head}"choices":[{"index":0,"delta":${delta},"finish_reason":${reason},"logprobs":null}]}\n\n`;
+  }
+
+  role(reply: Reply): string {
+    return this.#choice(reply.toolCall ? '{"role":"assistant","content":null}' : '{"role":"assistant","content":""}', null);
+  }
+
+  /** The i-th piece: content text, or for a tool call its argument fragment (the first names the call). */
+  piece(reply: Reply, i: number): string {
+    const text = JSON.stringify(reply.pieces[i] ?? '');
+    const call = reply.toolCall;
+    if (!call) return this.#choice(`{"content":${text}}`, null);
+    const opening = i === 0 ? `"id":${JSON.stringify(call.id)},"type":"function",` : '';
+    const name = i === 0 ? `"name":${JSON.stringify(call.name)},` : '';
+    return this.#choice(`{"tool_calls":[{"index":0,${opening}"function":{${name}"arguments":${text}}}]}`, null);
+  }
+
+  finish(reply: Reply): string {
+    return this.#choice('{}', reply.finishReason);
+  }
+
+  usage(usage: Usage): string {
+    return `${this.#head}"choices":[],"usage":${JSON.stringify(usage)}}\n\n`;
+  }
+
+  /** OpenRouter's mid-stream failure: an error object and finish_reason "error", then [DONE]. */
+  streamError(): string {
+    const chunk: Partial<ChatCompletionChunk> = {
+      error: { code: 502, message: 'Provider returned error' },
+      choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+    };
+    return `${this.#head}${JSON.stringify(chunk).slice(1)}\n\n`;
+  }
+}
+
+export const DONE = 'data: [DONE]\n\n';
+export const PROCESSING = ': OPENROUTER PROCESSING\n\n';

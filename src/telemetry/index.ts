@@ -1,0 +1,2 @@
+export { GatewayMetrics, type Outcome } from './metrics.js';
+export { createLogger, type Logger } from './logger.js';

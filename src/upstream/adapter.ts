@@ -1,0 +1,32 @@
+// What Warden needs to know about a kind of upstream: how to address it, how to shape a
+// request body for it, and how to tell from an answer which endpoint served it. Adapters
+// are data plus small pure transforms; the I/O lives in exchange.ts.
+import type { ChatRequest } from '../protocol/types.js';
+
+/** Where one attempt goes: the upstream model, and for aggregators the endpoint pinned or the ones to avoid. */
+export interface AttemptTarget {
+  upstreamModel: string;
+  /** Pin to exactly this endpoint (canary probes, route-level retries). */
+  pinnedEndpoint: string | null;
+  /** Endpoints out of service, to be kept out of the aggregator's choice. */
+  ignoredEndpoints: readonly string[];
+}
+
+export interface UpstreamAdapter {
+  readonly kind: 'openai-compatible' | 'openrouter';
+  /** True when one model name hides several endpoints that can be pinned (OpenRouter). */
+  readonly hasEndpoints: boolean;
+  /** Rewrites the parsed client body in place for this target. */
+  shapeBody(body: ChatRequest, target: AttemptTarget): void;
+  /** Which endpoint served, from a parsed completion or chunk; null when the answer does not say. */
+  servedEndpoint(answer: { provider?: unknown }): string | null;
+}
+
+export interface EndpointInfo {
+  /** The name used in provider.order / provider.ignore, e.g. "DeepInfra". */
+  name: string;
+  tag: string | null;
+  quantization: string | null;
+  pricing: { prompt: number; completion: number } | null;
+  contextLength: number | null;
+}

@@ -1,0 +1,47 @@
+// Failures of one upstream exchange, each with a stable code. Whether a failure counts
+// against the route (transport) or not is decided from `kind` by the resilience layer.
+
+export type UpstreamFailureKind = 'connect' | 'timeout' | 'reset' | 'invalid_response' | 'aborted';
+
+export class UpstreamFailure extends Error {
+  constructor(
+    readonly kind: UpstreamFailureKind,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UpstreamFailure';
+  }
+}
+
+export function isUpstreamFailure(e: unknown): e is UpstreamFailure {
+  return e instanceof UpstreamFailure;
+}
+
+export const timeoutFailure = (phase: 'first_byte' | 'first_token' | 'total', ms: number) =>
+  new UpstreamFailure('timeout', `upstream_timeout_${phase}`, `upstream gave no ${phase.replace('_', ' ')} within ${ms} ms`);
+
+export const invalidResponse = (detail: string) => new UpstreamFailure('invalid_response', 'upstream_invalid_response', detail);
+
+/** Maps undici's errors to ours; the message keeps undici's code, never a URL with credentials. */
+export function fromUndiciError(error: Error & { code?: string }): UpstreamFailure {
+  if (error instanceof UpstreamFailure) return error;
+  switch (error.code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new UpstreamFailure('connect', 'upstream_connect_timeout', 'connecting to the upstream timed out');
+    case 'ECONNREFUSED':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return new UpstreamFailure('connect', 'upstream_connect_failed', `cannot connect to the upstream (${error.code})`);
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new UpstreamFailure('timeout', 'upstream_timeout_first_byte', 'upstream sent no response headers in time');
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new UpstreamFailure('timeout', 'upstream_timeout_body', 'upstream stopped sending in the middle of the body');
+    case 'UND_ERR_ABORTED':
+      return new UpstreamFailure('aborted', 'upstream_aborted', 'the exchange was aborted');
+    default:
+      return new UpstreamFailure('reset', 'upstream_connection_lost', `connection to the upstream was lost (${error.code ?? error.message})`);
+  }
+}

@@ -1,0 +1,96 @@
+// One HTTP exchange with an upstream, at undici's dispatch level: the cheapest way to move
+// bytes (FINDINGS: about half the CPU of request() + pipeline()). The caller gets the status,
+// then raw chunks as they arrive, and can pause, resume or abort at any moment.
+import type { Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { fromUndiciError, timeoutFailure, UpstreamFailure } from './errors.js';
+
+export interface ExchangeSink {
+  onResponse(status: number, headers: IncomingHttpHeaders): void;
+  onData(chunk: Buffer): void;
+  onEnd(): void;
+  /** Called at most once, and never after onEnd. */
+  onError(failure: UpstreamFailure): void;
+}
+
+export interface ExchangeRequest {
+  dispatcher: Dispatcher;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  firstByteTimeoutMs: number;
+  totalTimeoutMs: number;
+}
+
+export class Exchange implements Dispatcher.DispatchHandler {
+  #controller: Dispatcher.DispatchController | null = null;
+  #pendingAbort: UpstreamFailure | null = null;
+  #done = false;
+  #totalTimer: NodeJS.Timeout;
+
+  constructor(
+    request: ExchangeRequest,
+    private readonly sink: ExchangeSink,
+  ) {
+    this.#totalTimer = setTimeout(() => this.abort(timeoutFailure('total', request.totalTimeoutMs)), request.totalTimeoutMs);
+    request.dispatcher.dispatch(
+      {
+        origin: undefined,
+        method: 'POST',
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
+        headersTimeout: request.firstByteTimeoutMs,
+        bodyTimeout: request.totalTimeoutMs,
+      },
+      this,
+    );
+  }
+
+  get finished(): boolean {
+    return this.#done;
+  }
+
+  /** Stops the exchange; the sink hears `reason` through onError unless it already ended. */
+  abort(reason: UpstreamFailure): void {
+    if (this.#done) return;
+    if (this.#controller) this.#controller.abort(reason);
+    else this.#pendingAbort = reason;
+  }
+
+  pause(): void {
+    this.#controller?.pause();
+  }
+
+  resume(): void {
+    this.#controller?.resume();
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#pendingAbort) controller.abort(this.#pendingAbort);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (!this.#done) this.sink.onResponse(statusCode, headers);
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.#done) this.sink.onData(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.#finish()) this.sink.onEnd();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.#finish()) this.sink.onError(fromUndiciError(error));
+  }
+
+  #finish(): boolean {
+    if (this.#done) return false;
+    this.#done = true;
+    clearTimeout(this.#totalTimer);
+    return true;
+  }
+}

@@ -1,0 +1,17 @@
+export type { UpstreamAdapter, AttemptTarget, EndpointInfo } from './adapter.js';
+export { openAICompatible } from './openai-compatible.js';
+export { openRouter, mergeProviderPreferences } from './openrouter.js';
+export { Exchange, type ExchangeSink, type ExchangeRequest } from './exchange.js';
+export { PoolSet } from './pools.js';
+export { listEndpoints, parseEndpointListing } from './discovery.js';
+export { UpstreamFailure, isUpstreamFailure, invalidResponse, timeoutFailure } from './errors.js';
+
+import type { UpstreamAdapter } from './adapter.js';
+import { openAICompatible } from './openai-compatible.js';
+import { openRouter } from './openrouter.js';
+
+/** The registry of adapters by the `kind` written in the config. */
+export const adapters: Record<UpstreamAdapter['kind'], UpstreamAdapter> = {
+  'openai-compatible': openAICompatible,
+  openrouter: openRouter,
+};

@@ -1,0 +1,37 @@
+// OpenRouter: one model name, many provider endpoints behind it. Pinning sends
+// `provider: {order: [name], allow_fallbacks: false}` so nothing can mask the pinned
+// endpoint's faults; normal traffic adds the out-of-service endpoints to `provider.ignore`,
+// merged with whatever routing preferences the client sent.
+import type { ProviderPreferences } from '../protocol/types.js';
+import type { AttemptTarget, UpstreamAdapter } from './adapter.js';
+
+export const openRouter: UpstreamAdapter = {
+  kind: 'openrouter',
+  hasEndpoints: true,
+  shapeBody(body, target) {
+    body.model = target.upstreamModel;
+    const merged = mergeProviderPreferences(body.provider, target);
+    if (merged) body.provider = merged;
+  },
+  servedEndpoint(answer) {
+    return typeof answer.provider === 'string' && answer.provider ? answer.provider : null;
+  },
+};
+
+export function mergeProviderPreferences(client: ProviderPreferences | undefined, target: AttemptTarget): ProviderPreferences | undefined {
+  if (target.pinnedEndpoint !== null) {
+    // A pin overrides the client's order and fallbacks, by definition of a pin; other
+    // preferences (data collection, quantizations, …) still apply.
+    return { ...client, order: [target.pinnedEndpoint], allow_fallbacks: false, only: undefined, ignore: undefined };
+  }
+  if (target.ignoredEndpoints.length === 0) return client;
+  const ignore = client?.ignore?.length ? union(client.ignore, target.ignoredEndpoints) : [...target.ignoredEndpoints];
+  return { ...client, ignore };
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  const seen = new Set(a.map((s) => s.toLowerCase()));
+  const out = [...a];
+  for (const name of b) if (!seen.has(name.toLowerCase())) out.push(name);
+  return out;
+}

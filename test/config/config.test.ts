@@ -1,0 +1,106 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, parseConfig } from '../../src/config/index.js';
+import { CLI } from '../helpers/paths.js';
+
+const BASE = `
+providers:
+  openrouter: { kind: openrouter, baseUrl: "http://127.0.0.1:9/api/v1", apiKey: "\${OPENROUTER_API_KEY}" }
+  openai:     { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }
+models:
+  chat-main:  { provider: openrouter, model: deepseek/deepseek-chat, routes: discover, timeouts: { firstToken: 10s } }
+  chat-small: { provider: openai, model: gpt-4o-mini }
+roles:
+  chat: { tier: degrade, models: [chat-main, chat-small], checks: [nonempty, prefix] }
+`;
+
+function issuesOf(text: string, env: Record<string, string> = { OPENROUTER_API_KEY: 'sk-or-test-123' }) {
+  try {
+    parseConfig(text, 'test.yaml', env);
+  } catch (e) {
+    assert.ok(e instanceof ConfigError, `expected a ConfigError, got ${String(e)}`);
+    return e.issues;
+  }
+  assert.fail('expected the config to be refused');
+}
+
+test('a valid config gets its defaults and parsed durations', () => {
+  const config = parseConfig(BASE, 'test.yaml', { OPENROUTER_API_KEY: 'sk-or-test-123' });
+  assert.equal(config.server.port, 8787);
+  assert.equal(config.server.host, '127.0.0.1');
+  assert.equal(config.models['chat-main']!.timeouts.firstToken, 10_000);
+  assert.equal(config.roles.chat!.maxFallbacks, 2);
+  assert.equal(config.breaker.cooldown, 30_000);
+  assert.equal(config.providers.openrouter!.apiKey!.reveal(), 'sk-or-test-123');
+});
+
+test('a role naming an unknown model is refused with its path, line and a suggestion', () => {
+  const issues = issuesOf(BASE.replace('[chat-main, chat-small]', '[chat-main, chat-smal]'));
+  assert.equal(issues.length, 1);
+  assert.equal(issues[0]!.path, 'roles.chat.models[1]');
+  assert.match(issues[0]!.message, /unknown model "chat-smal" \(did you mean "chat-small"\?\)/);
+  assert.equal(issues[0]!.line, 9);
+});
+
+test('every problem is reported at once, each with its path', () => {
+  const text = BASE.replace('tier: degrade', 'tier: sometimes').replace('firstToken: 10s', 'firstToken: soon').replace('roles:', 'rols: {}\nroles:');
+  const paths = issuesOf(text).map((i) => i.path).sort();
+  assert.deepEqual(paths, ['models.chat-main.timeouts.firstToken', 'roles.chat.tier', 'rols']);
+  const messages = issuesOf(text).map((i) => i.message).join('\n');
+  assert.match(messages, /expected a duration/);
+  assert.match(messages, /unknown key "rols"/);
+  assert.match(messages, /expected one of "strict"\|"degrade"\|"default"/);
+});
+
+test('an unset environment variable is named with the path that references it', () => {
+  const issues = issuesOf(BASE, {});
+  assert.deepEqual(issues.map((i) => [i.path, i.message]), [['providers.openrouter.apiKey', 'environment variable OPENROUTER_API_KEY is not set']]);
+});
+
+test('${VAR:-fallback} uses the fallback when the variable is unset', () => {
+  const config = parseConfig(BASE.replace('http://127.0.0.1:9/v1', '${SMALL_URL:-http://127.0.0.1:7/v1}'), 'x', { OPENROUTER_API_KEY: 'k' });
+  assert.equal(config.providers.openai!.baseUrl, 'http://127.0.0.1:7/v1');
+});
+
+test('secrets never show in serialised config or in errors', () => {
+  const secret = 'sk-or-very-secret-value';
+  const config = parseConfig(BASE, 'x', { OPENROUTER_API_KEY: secret });
+  assert.ok(!JSON.stringify(config).includes(secret));
+  assert.ok(!String(config.providers.openrouter!.apiKey).includes(secret));
+  const broken = BASE.replace('kind: openrouter,', 'kind: openrouterz,');
+  const issues = issuesOf(broken, { OPENROUTER_API_KEY: secret });
+  assert.ok(!JSON.stringify(issues).includes(secret));
+});
+
+test('cross references: unknown provider, tier default without a default answer, routes on a direct provider', () => {
+  const text = BASE.replace('provider: openai, model: gpt-4o-mini', 'provider: opnai, model: gpt-4o-mini')
+    .replace('tier: degrade', 'tier: default')
+    .replace('routes: discover', 'routes: discover') + '  other: { models: [chat-main] }\n';
+  const issues = issuesOf(text);
+  assert.deepEqual(issues.map((i) => i.path).sort(), ['models.chat-small.provider', 'roles.chat.default']);
+  assert.match(issues.find((i) => i.path === 'models.chat-small.provider')!.message, /unknown provider "opnai" \(did you mean "openai"\?\)/);
+});
+
+test('YAML syntax errors are reported with their line', () => {
+  const issues = issuesOf('providers:\n  a: { kind: openrouter\nmodels: {}\n');
+  assert.equal(issues[0]!.path, '(yaml)');
+  assert.ok(issues[0]!.line! >= 2);
+});
+
+test('warden check-config exits 0 on a valid file and 1 with path-named errors otherwise', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-config-'));
+  const good = join(dir, 'good.yaml');
+  const bad = join(dir, 'bad.yaml');
+  writeFileSync(good, BASE);
+  writeFileSync(bad, BASE.replace('[chat-main, chat-small]', '[chat-main, chat-smal]'));
+  const env = { ...process.env, OPENROUTER_API_KEY: 'sk-or-cli-secret' };
+  assert.match(execFileSync(process.execPath, [CLI, 'check-config', good], { env, encoding: 'utf8' }), /ok \(2 providers, 2 models, 1 roles\)/);
+  const failed = spawnSync(process.execPath, [CLI, 'check-config', bad], { env, encoding: 'utf8' });
+  assert.equal(failed.status, 1);
+  assert.match(failed.stderr, /roles\.chat\.models\[1\] \(line 9\): unknown model "chat-smal"/);
+  assert.ok(!failed.stderr.includes('sk-or-cli-secret'));
+});

@@ -1,0 +1,67 @@
+// Starts what the gateway tests talk to: a simulated fleet on a free loopback port, a
+// gateway configured against it, and the official openai client pointed at the gateway.
+import OpenAI from 'openai';
+import { parseConfig, type WardenConfig } from '../../src/config/index.js';
+import { createGateway, type Gateway } from '../../src/gateway.js';
+import { parseScenario, startFleet, type Fleet } from '../../src/sim/index.js';
+import { createLogger } from '../../src/telemetry/index.js';
+
+export const SCENARIO = {
+  seed: 7,
+  providers: {
+    Alpha: { models: ['deepseek/deepseek-chat'] },
+    Beta: { models: ['deepseek/deepseek-chat'] },
+    Gamma: { models: ['deepseek/deepseek-chat'] },
+    small: { models: ['gpt-4o-mini'] },
+    // Slow enough that a stream is still open when a test acts on it.
+    Slow: { models: ['slow/model'], tokensPerSecond: 20, replyTokens: 400 },
+  },
+};
+
+export function gatewayConfigYaml(fleet: Fleet, extra = ''): string {
+  return `
+providers:
+  openrouter: { kind: openrouter, baseUrl: "${fleet.openrouterBaseUrl}" }
+  direct:     { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('small')}" }
+  slowdirect: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('Slow')}" }
+models:
+  chat-main:  { provider: openrouter, model: deepseek/deepseek-chat, routes: discover }
+  chat-small: { provider: direct, model: gpt-4o-mini }
+  slow:       { provider: slowdirect, model: slow/model, timeouts: { firstByte: 2s } }
+roles:
+  chat:      { tier: degrade, models: [chat-main, chat-small] }
+  intent:    { tier: default, models: [chat-small], default: { content: '{"intent":"chitchat"}' } }
+${extra}`;
+}
+
+export interface Harness {
+  fleet: Fleet;
+  gateway: Gateway;
+  url: string;
+  client: OpenAI;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: { scenario?: unknown; configYaml?: (fleet: Fleet) => string; clientKey?: string } = {}): Promise<Harness> {
+  const fleet = await startFleet({ scenario: parseScenario(options.scenario ?? SCENARIO), port: 0 });
+  let config: WardenConfig;
+  try {
+    config = parseConfig((options.configYaml ?? gatewayConfigYaml)(fleet), 'test', {});
+  } catch (e) {
+    await fleet.close();
+    throw e;
+  }
+  const gateway = createGateway(config, { log: createLogger({ level: 'silent' }), processMetrics: false });
+  const url = await gateway.listen(0, '127.0.0.1');
+  const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: options.clientKey ?? 'unused', maxRetries: 0, timeout: 20_000 });
+  return {
+    fleet,
+    gateway,
+    url,
+    client,
+    async close() {
+      await gateway.close();
+      await fleet.close();
+    },
+  };
+}

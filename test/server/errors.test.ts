@@ -1,0 +1,184 @@
+// Bad input gets a clear OpenAI-shaped error, never a crash; upstream failures are named.
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import { gatewayConfigYaml, startHarness, type Harness } from '../helpers/harness.js';
+
+const HELLO = [{ role: 'user' as const, content: 'Hello there' }];
+
+async function post(url: string, body: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as { error: { message: string; type: string; code: string | null; param: string | null } } };
+}
+
+describe('bad input', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ configYaml: (fleet) => gatewayConfigYaml(fleet).replace('providers:', 'server: { bodyLimit: 2048 }\nproviders:') });
+  });
+  after(() => h.close());
+
+  test('malformed JSON is a 400 invalid_request_error', async () => {
+    const r = await post(h.url, '{"model": "chat", "messages": [');
+    assert.equal(r.status, 400);
+    assert.equal(r.body.error.type, 'invalid_request_error');
+    assert.equal(r.body.error.code, 'invalid_json');
+    assert.match(r.body.error.message, /not valid JSON/);
+  });
+
+  test('missing fields are named', async () => {
+    const noModel = await post(h.url, JSON.stringify({ messages: HELLO }));
+    assert.equal(noModel.status, 400);
+    assert.equal(noModel.body.error.param, 'model');
+    const noMessages = await post(h.url, JSON.stringify({ model: 'chat', messages: [] }));
+    assert.equal(noMessages.status, 400);
+    assert.equal(noMessages.body.error.param, 'messages');
+    const notObject = await post(h.url, '[1,2]');
+    assert.equal(notObject.status, 400);
+  });
+
+  test('a body over the limit is a 413', async () => {
+    const r = await post(h.url, JSON.stringify({ model: 'chat', messages: [{ role: 'user', content: 'x'.repeat(4000) }] }));
+    assert.equal(r.status, 413);
+    assert.equal(r.body.error.code, 'body_too_large');
+  });
+
+  test('an unknown model or role is a 404 model_not_found', async () => {
+    await assert.rejects(h.client.chat.completions.create({ model: 'chatt', messages: HELLO }), (e: unknown) => {
+      assert.ok(e instanceof OpenAI.NotFoundError);
+      assert.equal(e.code, 'model_not_found');
+      assert.match(e.message, /"chatt"/);
+      return true;
+    });
+  });
+
+  test('unknown paths and methods get OpenAI-shaped errors', async () => {
+    const res = await fetch(`${h.url}/v1/nothing`);
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'not_found');
+    const get = await fetch(`${h.url}/v1/chat/completions`);
+    assert.equal(get.status, 405);
+  });
+
+  test('the gateway still serves after all of that', async () => {
+    const ok = await h.client.chat.completions.create({ model: 'chat', messages: HELLO });
+    assert.ok(ok.choices[0]!.message.content);
+  });
+});
+
+describe('client keys', () => {
+  let h: Harness;
+  before(async () => {
+    process.env.TEST_CLIENT_KEY = 'ck-test-123';
+    h = await startHarness({
+      clientKey: 'ck-test-123',
+      configYaml: (fleet) => gatewayConfigYaml(fleet).replace('providers:', 'server: { clientKeys: ["ck-test-123"] }\nproviders:'),
+    });
+  });
+  after(() => h.close());
+
+  test('a missing or wrong client key is a 401, the right one passes', async () => {
+    const missing = await post(h.url, JSON.stringify({ model: 'chat', messages: HELLO }));
+    assert.equal(missing.status, 401);
+    assert.equal(missing.body.error.type, 'authentication_error');
+    const wrong = await post(h.url, JSON.stringify({ model: 'chat', messages: HELLO }), { authorization: 'Bearer nope' });
+    assert.equal(wrong.status, 401);
+    assert.ok(!JSON.stringify(wrong.body).includes('ck-test-123'));
+    const ok = await h.client.chat.completions.create({ model: 'chat', messages: HELLO });
+    assert.ok(ok.choices[0]!.message.content);
+  });
+});
+
+describe('upstream failures', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ configYaml: (fleet) => gatewayConfigYaml(fleet).replace('chat-small: { provider: direct, model: gpt-4o-mini }', 'chat-small: { provider: direct, model: gpt-4o-mini, timeouts: { firstByte: 300ms } }') });
+  });
+  after(() => h.close());
+  beforeEach(() => {
+    h.fleet.reset();
+    h.fleet.setFaults('small', {});
+  });
+
+  test('an upstream 4xx is passed through with its status and body', async () => {
+    const r = await post(h.url, JSON.stringify({ model: 'chat-small', messages: HELLO, max_tokens: -5 }));
+    assert.equal(r.status, 400);
+    assert.equal(r.body.error.type, 'invalid_request_error');
+    assert.match(r.body.error.message, /max_tokens/);
+    assert.equal(r.headers.get('x-warden-route'), 'chat-small@direct');
+  });
+
+  test('an upstream 5xx is a 502 naming the route and the upstream status', async () => {
+    h.fleet.setFaults('small', { error503: 1 });
+    const r = await post(h.url, JSON.stringify({ model: 'chat-small', messages: HELLO }));
+    assert.equal(r.status, 502);
+    assert.equal(r.body.error.code, 'upstream_error');
+    assert.match(r.body.error.message, /chat-small@direct answered 503/);
+  });
+
+  test('an upstream 429 is passed through with Retry-After', async () => {
+    h.fleet.setFaults('small', { rateLimit: 1 });
+    const r = await post(h.url, JSON.stringify({ model: 'chat-small', messages: HELLO }));
+    assert.equal(r.status, 429);
+    assert.ok(r.headers.get('retry-after'));
+  });
+
+  test('a 200 with garbage is a 502 with the reason, streaming or not', async () => {
+    h.fleet.setFaults('small', { garbage: 1 });
+    const r = await post(h.url, JSON.stringify({ model: 'chat-small', messages: HELLO }));
+    assert.equal(r.status, 502);
+    assert.equal(r.body.error.code, 'upstream_invalid_response');
+    assert.match(r.body.error.message, /not a chat completion/);
+    const s = await post(h.url, JSON.stringify({ model: 'chat-small', messages: HELLO, stream: true }));
+    assert.equal(s.status, 502);
+    assert.equal(s.body.error.code, 'upstream_invalid_response');
+  });
+
+  test('a connection cut mid-body is a 502; mid-stream it ends with an SSE error event', async () => {
+    h.fleet.setFaults('small', { reset: 1 });
+    const r = await post(h.url, JSON.stringify({ model: 'chat-small', messages: HELLO }));
+    assert.equal(r.status, 502);
+    assert.equal(r.body.error.code, 'upstream_connection_lost');
+
+    const stream = await h.client.chat.completions.create({ model: 'chat-small', messages: HELLO, stream: true });
+    let text = '';
+    await assert.rejects(
+      async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+      },
+      (e: unknown) => {
+        assert.ok(e instanceof OpenAI.APIError);
+        assert.match(e.message, /chat-small@direct/);
+        return true;
+      },
+    );
+    assert.ok(text.length > 0, 'the part before the cut reached the client');
+  });
+
+  test('an upstream that never answers hits the first-byte timeout: 504', async () => {
+    h.fleet.setFaults('small', { hang: 1 });
+    const r = await post(h.url, JSON.stringify({ model: 'chat-small', messages: HELLO }));
+    assert.equal(r.status, 504);
+    assert.equal(r.body.error.code, 'upstream_timeout_first_byte');
+    await h.fleet.waitFor((s) => s.openRequests === 0);
+  });
+
+  test('an unreachable upstream is a 502 with an OpenAI-shaped body', async () => {
+    const closed = await startHarness({
+      configYaml: () => `
+providers:
+  nowhere: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }
+models:
+  lost: { provider: nowhere, model: m }
+`,
+    });
+    try {
+      const r = await post(closed.url, JSON.stringify({ model: 'lost', messages: HELLO }));
+      assert.equal(r.status, 502);
+      assert.equal(r.body.error.code, 'upstream_connect_failed');
+      assert.equal(r.body.error.type, 'upstream_error');
+    } finally {
+      await closed.close();
+    }
+  });
+});

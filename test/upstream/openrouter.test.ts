@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mergeProviderPreferences, parseEndpointListing } from '../../src/upstream/index.js';
+
+const target = (pinned: string | null, ignored: string[]) => ({ upstreamModel: 'm', pinnedEndpoint: pinned, ignoredEndpoints: ignored });
+
+test('no pin and nothing out of service leaves the client preferences alone', () => {
+  const client = { order: ['A'], sort: 'price' };
+  assert.equal(mergeProviderPreferences(client, target(null, [])), client);
+  assert.equal(mergeProviderPreferences(undefined, target(null, [])), undefined);
+});
+
+test('out-of-service endpoints are added to the ignore list without duplicates', () => {
+  assert.deepEqual(mergeProviderPreferences(undefined, target(null, ['B'])), { ignore: ['B'] });
+  assert.deepEqual(mergeProviderPreferences({ ignore: ['b', 'C'], sort: 'price' }, target(null, ['B', 'D'])), { ignore: ['b', 'C', 'D'], sort: 'price' });
+});
+
+test('a pin sends order [name] with fallbacks off and drops the client ordering', () => {
+  const merged = mergeProviderPreferences({ order: ['X'], only: ['X'], ignore: ['Y'], data_collection: 'deny' }, target('Gamma', ['Y']));
+  assert.deepEqual(JSON.parse(JSON.stringify(merged)), { order: ['Gamma'], allow_fallbacks: false, data_collection: 'deny' });
+});
+
+test('the endpoint listing is read into routes; a malformed listing is a named failure', () => {
+  const listing = { data: { id: 'a/b', endpoints: [{ provider_name: 'DeepInfra', tag: 'deepinfra/fp8', quantization: 'fp8', context_length: 8192, pricing: { prompt: '0.0000003', completion: '0.0000012' } }, { name: 'no provider' }] } };
+  const endpoints = parseEndpointListing(JSON.stringify(listing));
+  assert.equal(endpoints.length, 1);
+  assert.equal(endpoints[0]!.name, 'DeepInfra');
+  assert.equal(endpoints[0]!.quantization, 'fp8');
+  assert.ok(Math.abs(endpoints[0]!.pricing!.prompt - 0.3) < 1e-9);
+  assert.throws(() => parseEndpointListing('<html>'), /not JSON/);
+  assert.throws(() => parseEndpointListing('{"data":{}}'), /no data.endpoints/);
+});
