@@ -15,6 +15,8 @@ export const SCENARIO = {
     small: { models: ['gpt-4o-mini'] },
     // Slow enough that a stream is still open when a test acts on it.
     Slow: { models: ['slow/model'], tokensPerSecond: 20, replyTokens: 400 },
+    // Answers headers at once but its first token only after a minute.
+    Late: { models: ['late/model'], firstTokenMs: 60_000 },
   },
 };
 
@@ -24,10 +26,12 @@ providers:
   openrouter: { kind: openrouter, baseUrl: "${fleet.openrouterBaseUrl}" }
   direct:     { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('small')}" }
   slowdirect: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('Slow')}" }
+  latedirect: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('Late')}" }
 models:
   chat-main:  { provider: openrouter, model: deepseek/deepseek-chat, routes: discover }
   chat-small: { provider: direct, model: gpt-4o-mini }
   slow:       { provider: slowdirect, model: slow/model, timeouts: { firstByte: 2s } }
+  late:       { provider: latedirect, model: late/model, timeouts: { firstToken: 300ms, total: 2s } }
 roles:
   chat:      { tier: degrade, models: [chat-main, chat-small] }
   intent:    { tier: default, models: [chat-small], default: { content: '{"intent":"chitchat"}' } }

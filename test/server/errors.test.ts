@@ -163,6 +163,20 @@ describe('upstream failures', () => {
     await h.fleet.waitFor((s) => s.openRequests === 0);
   });
 
+  test('a stream whose first token does not come in time is a 504, and the upstream is let go', async () => {
+    const r = await post(h.url, JSON.stringify({ model: 'late', messages: HELLO, stream: true }));
+    assert.equal(r.status, 504);
+    assert.equal(r.body.error.code, 'upstream_timeout_first_token');
+    assert.match(r.body.error.message, /late@latedirect/);
+    await h.fleet.waitFor((s) => s.openRequests === 0);
+  });
+
+  test('a plain request is bounded by the total timeout', async () => {
+    const r = await post(h.url, JSON.stringify({ model: 'late', messages: HELLO }));
+    assert.equal(r.status, 504);
+    assert.equal(r.body.error.code, 'upstream_timeout_total');
+  });
+
   test('an unreachable upstream is a 502 with an OpenAI-shaped body', async () => {
     const closed = await startHarness({
       configYaml: () => `

@@ -147,7 +147,7 @@ describe('discovery, models and operations endpoints', () => {
   test('GET /v1/models lists roles and models', async () => {
     const ids: string[] = [];
     for await (const model of h.client.models.list()) ids.push(model.id);
-    assert.deepEqual(ids.sort(), ['chat', 'chat-main', 'chat-small', 'intent', 'slow']);
+    assert.deepEqual(ids.sort(), ['chat', 'chat-main', 'chat-small', 'intent', 'late', 'slow']);
   });
 
   test('/healthz, /readyz and /metrics answer', async () => {

@@ -1,0 +1,38 @@
+// Provider keys reach the provider and nothing else: not the log, not an error, not an answer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { parseConfig } from '../../src/config/index.js';
+import { createGateway } from '../../src/gateway.js';
+import { parseScenario, startFleet } from '../../src/sim/index.js';
+import { createLogger } from '../../src/telemetry/index.js';
+
+test('an upstream key is sent upstream and never logged or echoed', async () => {
+  const key = 'sk-sim-do-not-leak-4242';
+  const fleet = await startFleet({ scenario: parseScenario({ seed: 1, providers: { keyed: { models: ['m'], apiKey: key } } }), port: 0 });
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const yaml = (k: string) => `
+providers:
+  keyed: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('keyed')}", apiKey: "\${KEY}" }
+models:
+  m: { provider: keyed, model: m }
+`;
+  const gateway = createGateway(parseConfig(yaml(key), 'test', { KEY: key }), { log: createLogger({ level: 'debug', destination: sink }), processMetrics: false });
+  const url = await gateway.listen(0);
+  try {
+    const ok = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) });
+    assert.equal(ok.status, 200, 'the key reached the provider');
+    fleet.setFaults('keyed', { reset: 1 });
+    const failed = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) });
+    const failedText = await failed.text();
+    assert.equal(failed.status, 502);
+    const models = await (await fetch(`${url}/v1/models`)).text();
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    for (const text of [failedText, models, metrics, lines.join('')]) assert.ok(!text.includes(key), `leaked in: ${text.slice(0, 200)}`);
+    assert.ok(lines.length > 0, 'the gateway did log');
+  } finally {
+    await gateway.close();
+    await fleet.close();
+  }
+});
