@@ -3,16 +3,22 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Catalog, DiscoveryLoop } from './catalog/index.js';
 import { ConfigError, type WardenConfig } from './config/index.js';
-import { Blocklist } from './health/index.js';
+import { systemClock, type Clock } from './clock/index.js';
+import { Blocklist, RouteAdmission } from './health/index.js';
+import { BreakerBoard, type BreakerPolicy } from './resilience/index.js';
 import { Router } from './routing/index.js';
+import { QualityGate } from './routing/gate.js';
+import { warmUp as warmUpQuality } from './quality/index.js';
 import { createApp } from './server/index.js';
-import { createLogger, GatewayMetrics, type Logger } from './telemetry/index.js';
+import { MemoryStore, type Store } from './state/index.js';
+import { Audit, createLogger, GatewayMetrics, type Logger } from './telemetry/index.js';
 import { PoolSet } from './upstream/index.js';
 
 export interface GatewayOptions {
   log?: Logger;
-  /** Epoch milliseconds; injected so time-based rules can be tested. */
-  now?: () => number;
+  /** Injected so time-based rules (cooldowns, Retry-After waits) can be tested. */
+  clock?: Clock;
+  store?: Store;
   /** Process-level metrics (CPU, memory, event loop); off in tests that start many gateways. */
   processMetrics?: boolean;
 }
@@ -21,6 +27,8 @@ export interface Gateway {
   readonly config: WardenConfig;
   readonly catalog: Catalog;
   readonly blocklist: Blocklist;
+  readonly breakers: BreakerBoard;
+  readonly store: Store;
   readonly server: Server;
   /** Discovers routes, then listens; resolves with the base URL. */
   listen(port?: number, host?: string): Promise<string>;
@@ -31,20 +39,34 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 export function createGateway(config: WardenConfig, options: GatewayOptions = {}): Gateway {
   const log = options.log ?? createLogger();
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
+  const store = options.store ?? new MemoryStore();
   const catalog = new Catalog(config);
   const router = new Router(config, catalog);
   const blocklist = new Blocklist(now);
   for (const entry of config.blocklist) blocklist.add({ route: entry.route, layer: 'builtin', reason: entry.reason, until: null });
   const pools = new PoolSet();
   const metrics = new GatewayMetrics({ processMetrics: options.processMetrics });
+  const audit = new Audit(store, log, now);
+  const board = new BreakerBoard((route) => breakerPolicy(config, route), store, clock, (route, t) => {
+    metrics.recordBreakerTransition(route, t.to, t.openMs, t.to === 'closed' && t.from === 'half_open' ? t.probes <= 1 : null);
+    audit.record(`breaker_${t.to}`, route, { from: t.from, cause: t.cause, retryAt: t.retryAt }, t.to === 'open' ? 'warn' : 'info');
+  });
+  const health = new RouteAdmission(blocklist, board, clock);
+  const gates = new Map<string, QualityGate>();
+  for (const [name, role] of Object.entries(config.roles)) if (role.checks.length > 0) gates.set(name, new QualityGate(name, role));
   const discovery = new DiscoveryLoop(catalog, config, pools, log, now);
 
   const server = createApp({
     router,
-    blocklist,
     pools,
+    health,
+    board,
     metrics,
+    audit,
+    clock,
+    gateFor: (role) => gates.get(role) ?? null,
     log,
     bodyLimit: config.server.bodyLimit,
     clientKeys: config.server.clientKeys,
@@ -65,11 +87,14 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     config,
     catalog,
     blocklist,
+    breakers: board,
+    store,
     server,
     async listen(port = config.server.port, host = config.server.host) {
       if (!LOOPBACK.test(host) && config.server.clientKeys.length === 0 && !config.server.allowAnonymous) {
         throw new ConfigError('server', [{ path: 'server.clientKeys', message: `serving on ${host} without client keys would open the gateway to anyone; set server.clientKeys or server.allowAnonymous: true` }]);
       }
+      if (Object.values(config.roles).some((r) => r.checks.includes('language'))) warmUpQuality();
       await discovery.refreshAll();
       discovery.start();
       await new Promise<void>((resolve, reject) => {
@@ -89,8 +114,15 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pools.close();
+      await store.close();
     },
   };
+}
+
+/** The breaker policy of a route: the config's defaults, overridden by its model's. */
+function breakerPolicy(config: WardenConfig, route: string): BreakerPolicy {
+  const model = config.models[route.slice(0, route.indexOf('@'))];
+  return { ...config.breaker, ...model?.breaker };
 }
 
 function modelList(router: Router) {

@@ -31,6 +31,7 @@ export interface UpstreamAddress {
   /** Authorization and fixed headers, built once. Never logged. */
   readonly headers: Readonly<Record<string, string>>;
   readonly connections: number;
+  readonly thinkingSwitch: ProviderConfig['thinking'];
 }
 
 export class CatalogModel {
@@ -115,6 +116,7 @@ function upstreamAddress(providerName: string, provider: ProviderConfig): Upstre
     baseUrl: `${url.origin}${basePath}`,
     headers,
     connections: provider.connections,
+    thinkingSwitch: provider.thinking,
   };
 }
 

@@ -12,4 +12,7 @@ export {
   type RoleConfig,
   type TimeoutConfig,
   type CheckName,
+  type BreakerConfig,
+  type ThinkingMode,
+  STRUCTURED_ROLE_NAMES,
 } from './schema.js';

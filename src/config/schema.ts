@@ -1,6 +1,7 @@
 // The config file's shape. Validation happens once, here, at the boundary; the inferred
 // types flow inward and nothing else re-checks them.
 import { z } from 'zod';
+import { parseRouteId } from '../catalog/route-id.js';
 import { parseDuration } from './duration.js';
 import { Secret } from './secret.js';
 
@@ -29,8 +30,24 @@ const timeouts = z.strictObject({
 });
 
 const breaker = z.strictObject({
+  /** Consecutive transport failures that open a route's breaker. */
   failures: z.number().int().min(1).default(5),
+  /** First cooldown before a recovery probe; doubles on each reopening up to maxCooldown. */
   cooldown: duration.default(30_000),
+  maxCooldown: duration.default(600_000),
+  /** Failure-rate rule: at least minCalls calls within window, failureRate or more of them failed. */
+  window: duration.default(60_000),
+  minCalls: z.number().int().min(1).default(20),
+  failureRate: z.number().gt(0).max(1).default(0.5),
+  /** A half-open probe that has not reported after this long frees the probe slot. */
+  probeTimeout: duration.default(60_000),
+});
+const BREAKER_DEFAULTS = breaker.parse({});
+
+/** Request-body fragments that switch reasoning on or off in a provider's own way. */
+const thinkingSwitch = z.strictObject({
+  on: z.record(z.string(), z.unknown()).optional(),
+  off: z.record(z.string(), z.unknown()).optional(),
 });
 
 const provider = z.strictObject({
@@ -42,7 +59,8 @@ const provider = z.strictObject({
   /** How often OpenRouter endpoint listings are refreshed. */
   discoveryInterval: duration.default(600_000),
   /** Keep-alive connections per upstream origin. */
-  connections: z.number().int().min(1).max(4096).default(128),
+  connections: z.number().int().min(1).max(65536).default(128),
+  thinking: thinkingSwitch.optional(),
 });
 
 const model = z.strictObject({
@@ -61,14 +79,43 @@ const model = z.strictObject({
   breaker: breaker.partial().optional(),
 });
 
+/** Roles that pre-process or must be parsed: reasoning text would corrupt their result. */
+export const STRUCTURED_ROLE_NAMES = ['intent', 'extraction', 'retrieval-rewrite', 'retrieval_rewrite', 'rewrite', 'classification', 'judge'] as const;
+
 const role = z.strictObject({
   tier: z.enum(TIERS).default('degrade'),
   models: z.array(name).min(1, 'expected at least one model'),
+  /** The job, matched against model profiles' strengths when choosing a fallback; defaults to the role's name. */
+  task: z.string().optional(),
   checks: z.array(z.enum(CHECK_NAMES)).default([]),
   maxFallbacks: z.number().int().min(0).default(2),
   thinking: z.enum(['on', 'off', 'auto']).default('auto'),
+  /** Structured or pre-processing role: thinking is forced off. Defaults to true for the names in STRUCTURED_ROLE_NAMES. */
+  structured: z.boolean().optional(),
   default: z.strictObject({ content: z.string() }).optional(),
+  /** What a degrade role answers when its whole chain failed; without it, a 503. */
+  degradeMessage: z.string().optional(),
+  /** Expected reply language for the `language` check (a request may override with x-warden-language). */
   language: z.string().optional(),
+  /** JSON Schema for the `schema` check. */
+  schema: z.record(z.string(), z.unknown()).optional(),
+  /** Accepted answers for the `fact` check. */
+  expect: z.array(z.string()).optional(),
+  minLength: z.number().int().min(1).optional(),
+  /** Streams: hold the first characters or milliseconds back so the gate can still fall back. */
+  holdBack: z.strictObject({ chars: z.number().int().min(1).default(200), ms: duration.default(1_500) }).optional(),
+  /** 429 handling: wait out a Retry-After up to maxWait, at most budget per request. */
+  retry: z.strictObject({ maxWait: duration.default(5_000), budget: duration.default(10_000) }).default({ maxWait: 5_000, budget: 10_000 }),
+  escalation: z
+    .strictObject({
+      model: name,
+      threshold: z.number().min(0).max(1).default(0.7),
+      /** Words or phrases that mark a hard request; any match sets the score to at least keywordFloor. */
+      keywords: z.array(z.string().min(1)).default([]),
+      keywordFloor: z.number().min(0).max(1).default(0.75),
+      thinking: z.enum(['on', 'off', 'auto']).default('on'),
+    })
+    .optional(),
 });
 
 const server = z.strictObject({
@@ -100,7 +147,7 @@ export const configSchema = z
   .strictObject({
     server: server.default(server.parse({})),
     state: state.default({ memory: true }),
-    breaker: breaker.default({ failures: 5, cooldown: 30_000 }),
+    breaker: breaker.default(BREAKER_DEFAULTS),
     timeouts: timeouts.default({}),
     providers: z.record(name, provider),
     models: z.record(name, model),
@@ -124,10 +171,21 @@ export const configSchema = z
       r.models.forEach((m, i) => {
         if (!config.models[m]) ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'models', i], message: `unknown model "${m}"${suggest(m, Object.keys(config.models))}` });
       });
+      if (r.escalation && !config.models[r.escalation.model]) {
+        ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'escalation', 'model'], message: `unknown model "${r.escalation.model}"${suggest(r.escalation.model, Object.keys(config.models))}` });
+      }
+      if (r.checks.includes('schema') && !r.schema) {
+        ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'schema'], message: 'the schema check needs a JSON Schema here' });
+      }
       if (r.tier === 'default' && !r.default) {
         ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'default'], message: 'tier "default" needs a default answer, e.g. default: { content: "..." }' });
       }
     }
+    config.blocklist.forEach((entry, i) => {
+      const parts = parseRouteId(entry.route);
+      if (!parts) ctx.addIssue({ code: 'custom', path: ['blocklist', i, 'route'], message: `expected a route id like model@provider or model@provider/Endpoint, got "${entry.route}"` });
+      else if (!config.models[parts.model]) ctx.addIssue({ code: 'custom', path: ['blocklist', i, 'route'], message: `unknown model "${parts.model}"${suggest(parts.model, Object.keys(config.models))}` });
+    });
     config.canary?.watch.forEach((m, i) => {
       if (!config.models[m]) ctx.addIssue({ code: 'custom', path: ['canary', 'watch', i], message: `unknown model "${m}"${suggest(m, Object.keys(config.models))}` });
     });
@@ -139,6 +197,8 @@ export type ModelConfig = WardenConfig['models'][string];
 export type RoleConfig = WardenConfig['roles'][string];
 export type TimeoutConfig = z.output<typeof timeouts>;
 export type CheckName = (typeof CHECK_NAMES)[number];
+export type BreakerConfig = z.output<typeof breaker>;
+export type ThinkingMode = RoleConfig['thinking'];
 
 /** ` (did you mean "chat-small"?)` when a known name is one or two edits away. */
 function suggest(wrong: string, known: string[]): string {

@@ -1,1 +1,2 @@
 export { Blocklist, type BlockEntry, type BlockLayer } from './blocklist.js';
+export { RouteAdmission } from './admission.js';

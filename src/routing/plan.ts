@@ -1,6 +1,7 @@
 // What a request's `model` names: a role (the application names the job) or a configured
 // model. Plans are built once from the config; a request looks its plan up by name.
-import type { RoleConfig, WardenConfig } from '../config/index.js';
+import type { RoleConfig, ThinkingMode, WardenConfig } from '../config/index.js';
+import { effectiveThinking } from './thinking.js';
 import { parseRouteId, type Catalog, type CatalogModel } from '../catalog/index.js';
 
 export interface Plan {
@@ -14,6 +15,10 @@ export interface Plan {
   readonly label: string;
   /** Set when the client named one route by its id: that endpoint alone serves, no fallback. */
   readonly pinnedEndpoint: string | null;
+  /** Thinking after the role's policy (structured roles: always off). */
+  readonly thinking: ThinkingMode;
+  /** The model a hard request escalates to, when the role declares one. */
+  readonly escalationModel: CatalogModel | null;
 }
 
 export class Router {
@@ -24,10 +29,18 @@ export class Router {
     private readonly catalog: Catalog,
   ) {
     for (const [name, role] of Object.entries(config.roles)) {
-      this.#plans.set(name, { name, role: { name, config: role }, candidates: role.models.map((m) => catalog.get(m)!), label: name, pinnedEndpoint: null });
+      this.#plans.set(name, {
+        name,
+        role: { name, config: role },
+        candidates: role.models.map((m) => catalog.get(m)!),
+        label: name,
+        pinnedEndpoint: null,
+        thinking: effectiveThinking(name, role),
+        escalationModel: role.escalation ? catalog.get(role.escalation.model)! : null,
+      });
     }
     for (const model of catalog.models.values()) {
-      this.#plans.set(model.name, { name: model.name, role: null, candidates: [model], label: '-', pinnedEndpoint: null });
+      this.#plans.set(model.name, { name: model.name, role: null, candidates: [model], label: '-', pinnedEndpoint: null, thinking: 'auto', escalationModel: null });
     }
   }
 
@@ -45,7 +58,7 @@ export class Router {
     if (!parts || !model || parts.provider !== model.upstream.providerName) return undefined;
     if (parts.endpoint === null) return this.#plans.get(model.name);
     if (!model.adapter.hasEndpoints) return undefined;
-    return { name, role: null, candidates: [model], label: '-', pinnedEndpoint: parts.endpoint };
+    return { name, role: null, candidates: [model], label: '-', pinnedEndpoint: parts.endpoint, thinking: 'auto', escalationModel: null };
   }
 
   plans(): Plan[] {

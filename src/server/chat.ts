@@ -1,33 +1,34 @@
-// POST /v1/chat/completions: resolve the plan, shape the body for the chosen model's
-// upstream, and start the attempt. The body is parsed once and serialised once.
+// POST /v1/chat/completions: parse once, resolve the plan, decide escalation, and hand the
+// request to its execution.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Blocklist } from '../health/index.js';
-import { modelNotFound } from '../protocol/errors.js';
-import type { Router } from '../routing/index.js';
-import type { GatewayMetrics, Logger } from '../telemetry/index.js';
-import type { PoolSet } from '../upstream/index.js';
-import { startAttempt } from './attempt.js';
 import { readBody } from '../protocol/body.js';
+import { modelNotFound } from '../protocol/errors.js';
+import { decideEscalation, readSignals, type Router } from '../routing/index.js';
+import { ChatExecution, type ExecutionDeps } from './execution.js';
 import { parseChatRequest } from './request.js';
 
-export interface ChatDeps {
+export interface ChatDeps extends ExecutionDeps {
   router: Router;
-  blocklist: Blocklist;
-  pools: PoolSet;
-  metrics: GatewayMetrics;
-  log: Logger;
   bodyLimit: number;
 }
+
+const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 
 export async function handleChat(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: ChatDeps): Promise<void> {
   const body = parseChatRequest(await readBody(req, deps.bodyLimit));
   const plan = deps.router.resolve(body.model);
   if (!plan) throw modelNotFound(body.model);
-  const model = plan.candidates[0]!;
-  model.adapter.shapeBody(body, {
-    upstreamModel: model.upstreamModel,
-    pinnedEndpoint: plan.pinnedEndpoint,
-    ignoredEndpoints: deps.blocklist.ignoredEndpoints(model),
-  });
-  startAttempt({ res, requestId, plan, model, startedAt, metrics: deps.metrics, log: deps.log }, JSON.stringify(body), body.stream === true, deps.pools);
+  const role = plan.role;
+  const header = req.headers['x-warden-language'];
+  const language = typeof header === 'string' && LANGUAGE_TAG.test(header) ? header.slice(0, 2).toLowerCase() : (role?.config.language ?? null);
+  let escalation = null;
+  if (role?.config.escalation) {
+    const difficulty = req.headers['x-warden-difficulty'];
+    escalation = decideEscalation(readSignals(body, typeof difficulty === 'string' ? difficulty : undefined, role.config.escalation.keywords), role.config.escalation);
+    if (escalation.escalate) {
+      deps.metrics.recordEscalation(role.name, escalation.cause.split('=')[0]!);
+      deps.log.info({ requestId, role: role.name, score: escalation.score, cause: escalation.cause, to: role.config.escalation.model }, 'escalated');
+    }
+  }
+  await new ChatExecution(deps, { res, requestId, startedAt, plan, body, stream: body.stream === true, language, escalation }).run();
 }

@@ -1,20 +1,20 @@
-// Relays a non-streaming completion: buffer the (small) answer, make sure it is a JSON
-// completion, learn which endpoint served it, and send the upstream's bytes unchanged.
+// Relays a non-streaming completion: buffer the (small) answer and make sure it is a JSON
+// completion. Nothing is sent here: the execution gates the answer first.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ChatCompletion } from '../protocol/types.js';
-import { invalidResponse, type Exchange, type ExchangeSink, type UpstreamFailure } from '../upstream/index.js';
-import { finishAttempt, wardenHeaders, type AttemptContext } from './attempt.js';
-import { sendError, sendRaw } from './respond.js';
-import { answerForStatus, errorForFailure, outcomeForFailure } from './upstream-answer.js';
+import type { CatalogModel } from '../catalog/index.js';
+import { invalidResponse, type ExchangeSink, type UpstreamFailure } from '../upstream/index.js';
+import type { AttemptResult } from './attempt-result.js';
 
 export class JsonRelay implements ExchangeSink {
   #status = 0;
   #headers: IncomingHttpHeaders = {};
   #chunks: Buffer[] = [];
 
-  constructor(private readonly ctx: AttemptContext) {}
-
-  attach(_exchange: Exchange): void {}
+  constructor(
+    private readonly model: CatalogModel,
+    private readonly done: (result: AttemptResult) => void,
+  ) {}
 
   onResponse(status: number, headers: IncomingHttpHeaders): void {
     this.#status = status;
@@ -26,34 +26,20 @@ export class JsonRelay implements ExchangeSink {
   }
 
   onEnd(): void {
-    const { ctx } = this;
     const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
-    if (this.#status !== 200) {
-      const routeId = ctx.model.directRouteId;
-      const answer = answerForStatus(this.#status, this.#headers, body, routeId);
-      sendRaw(ctx.res, answer.status, answer.body, { ...answer.headers, ...wardenHeaders(ctx, routeId) });
-      finishAttempt(ctx, routeId, answer.outcome);
-      return;
-    }
+    if (this.#status !== 200) return this.done({ kind: 'status', status: this.#status, headers: this.#headers, body, servedEndpoint: null });
     let completion: ChatCompletion;
     try {
       completion = JSON.parse(body.toString('utf8')) as ChatCompletion;
       if (!completion || typeof completion !== 'object' || !Array.isArray(completion.choices)) throw new Error('no choices');
     } catch {
-      this.onError(invalidResponse(`upstream answered 200 with a body that is not a chat completion (${describe(body)})`));
-      return;
+      return this.onError(invalidResponse(`upstream answered 200 with a body that is not a chat completion (${describe(body)})`));
     }
-    const routeId = ctx.model.routeIdFor(ctx.model.adapter.servedEndpoint(completion));
-    sendRaw(ctx.res, 200, body, { 'content-type': 'application/json', ...wardenHeaders(ctx, routeId) });
-    finishAttempt(ctx, routeId, 'ok');
+    this.done({ kind: 'answer', body, completion, servedEndpoint: this.model.adapter.servedEndpoint(completion) });
   }
 
   onError(failure: UpstreamFailure): void {
-    const { ctx } = this;
-    const routeId = ctx.model.directRouteId;
-    if (failure.kind !== 'aborted') sendError(ctx.res, errorForFailure(failure, routeId), wardenHeaders(ctx, routeId));
-    finishAttempt(ctx, routeId, outcomeForFailure(failure));
-    if (failure.kind !== 'aborted') ctx.log.warn({ requestId: ctx.requestId, route: routeId, code: failure.code }, failure.message);
+    this.done({ kind: 'failure', failure, servedEndpoint: null });
   }
 }
 

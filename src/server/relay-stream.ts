@@ -1,20 +1,37 @@
-// Relays a streamed completion. Until the first token the stream is read event by event and
-// held back: the served endpoint is learnt, garbage or an early error is still answered with
-// a proper HTTP error, and the first-token timeout can still act. From the first token on,
-// upstream bytes go to the client as they arrive, with backpressure, and are not parsed.
-import type { IncomingHttpHeaders } from 'node:http';
-import { SseReader, sseData } from '../protocol/sse.js';
-import type { ChatCompletionChunk } from '../protocol/types.js';
+// Relays a streamed completion. Until the answer starts, the stream is read event by event
+// and held back: the served endpoint is learnt, garbage or an early error can still fall
+// back, the first-token timeout can act, and — when the role sets a hold-back window — the
+// gate judges the first characters before anything is sent. After the commit, bytes go to
+// the client as they arrive, with backpressure; they are parsed only when the role's checks
+// need the whole text. A failure after the commit ends the stream with an SSE error event.
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { CatalogModel } from '../catalog/index.js';
 import { GatewayError } from '../protocol/errors.js';
-import { invalidResponse, timeoutFailure, type Exchange, type ExchangeSink, type UpstreamFailure } from '../upstream/index.js';
-import { finishAttempt, wardenHeaders, type AttemptContext } from './attempt.js';
+import { SseReader, sseData } from '../protocol/sse.js';
+import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
+import type { GateResult } from '../routing/gate.js';
+import { invalidResponse, timeoutFailure, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
+import type { AttemptResult } from './attempt-result.js';
 import { describe } from './relay-json.js';
-import { sendError, sendRaw } from './respond.js';
-import { answerForStatus, errorForFailure, outcomeForFailure } from './upstream-answer.js';
+
+export interface StreamHooks {
+  /** Characters or milliseconds of answer to hold back for the gate; null commits on the first token. */
+  holdBack: { chars: number; ms: number } | null;
+  /** Judges the held-back start; a failed result rejects the attempt before the client sees it. */
+  judgeStart: ((text: string) => GateResult) | null;
+  /** Collect the whole text (and usage) for the gate's after-the-fact verdict and cost. */
+  collect: boolean;
+  /** Headers of the answer, once the served endpoint is known. */
+  headers(servedEndpoint: string | null): OutgoingHttpHeaders;
+  /** The route the error event names. */
+  routeId(servedEndpoint: string | null): string;
+  onFirstToken(servedEndpoint: string | null): void;
+}
 
 const DONE_MARK = Buffer.from('[DONE]');
 const ERROR_FINISH = Buffer.from('"finish_reason":"error"');
 const TAIL_BYTES = 16;
+const REJECTED = new UpstreamFailure('aborted', 'rejected_by_gate', 'the start of the answer failed the quality gate');
 
 export class StreamRelay implements ExchangeSink {
   #exchange: Exchange | null = null;
@@ -23,101 +40,150 @@ export class StreamRelay implements ExchangeSink {
   #held: Buffer[] = [];
   #reader: SseReader | null = new SseReader();
   #committed = false;
+  #settled = false;
   #served: string | null = null;
-  #firstTokenTimer: NodeJS.Timeout | null = null;
-  #tail: Buffer = Buffer.alloc(0);
+  #text = '';
+  #started = false;
+  #finishReason: string | null = null;
+  #usage: Usage | null = null;
+  #sawDone = false;
   #sawErrorFinish = false;
+  #tail: Buffer = Buffer.alloc(0);
+  #firstTokenTimer: NodeJS.Timeout | null = null;
+  #holdTimer: NodeJS.Timeout | null = null;
   #onDrain = () => this.#exchange?.resume();
 
-  constructor(private readonly ctx: AttemptContext) {}
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly model: CatalogModel,
+    private readonly hooks: StreamHooks,
+    private readonly done: (result: AttemptResult) => void,
+  ) {}
 
   attach(exchange: Exchange): void {
     this.#exchange = exchange;
-    const ms = this.ctx.model.timeouts.firstToken;
+    const ms = this.model.timeouts.firstToken;
     this.#firstTokenTimer = setTimeout(() => exchange.abort(timeoutFailure('first_token', ms)), ms);
   }
 
   onResponse(status: number, headers: IncomingHttpHeaders): void {
     this.#status = status;
     this.#headers = headers;
-    if (status !== 200) this.#clearFirstTokenTimer();
+    if (status !== 200) this.#clearTimers();
   }
 
   onData(chunk: Buffer): void {
+    if (this.#settled) return;
     if (this.#status !== 200) {
       this.#held.push(chunk);
       return;
     }
     if (this.#committed) {
+      if (this.#reader) this.#read(chunk);
       this.#forward(chunk);
       return;
     }
     this.#held.push(chunk);
-    for (const event of this.#reader!.push(chunk)) {
-      if (event.data === null) continue;
-      if (event.data === '[DONE]') return this.#commit();
-      let parsed: ChatCompletionChunk;
-      try {
-        parsed = JSON.parse(event.data) as ChatCompletionChunk;
-      } catch {
-        return this.#exchange!.abort(invalidResponse(`upstream stream sent an event that is not JSON: ${JSON.stringify(event.data.slice(0, 60))}`));
-      }
-      this.#served ??= this.ctx.model.adapter.servedEndpoint(parsed);
-      if (parsed.error) return this.#exchange!.abort(invalidResponse(`upstream stream failed before the first token: ${errorMessage(parsed.error)}`));
-      if (startsAnswer(parsed)) return this.#commit();
+    if (!this.#read(chunk)) return;
+    if (this.#started && this.#holdBackSatisfied()) this.#tryCommit();
+    else if (this.#started && this.#holdTimer === null && this.hooks.holdBack) {
+      this.#holdTimer = setTimeout(() => this.#tryCommit(), this.hooks.holdBack.ms);
     }
   }
 
   onEnd(): void {
-    const { ctx } = this;
-    this.#clearFirstTokenTimer();
+    if (this.#settled) return;
+    this.#clearTimers();
     if (this.#status !== 200) {
-      const routeId = ctx.model.directRouteId;
-      const answer = answerForStatus(this.#status, this.#headers, Buffer.concat(this.#held), routeId);
-      sendRaw(ctx.res, answer.status, answer.body, { ...answer.headers, ...wardenHeaders(ctx, routeId) });
-      finishAttempt(ctx, routeId, answer.outcome);
-      return;
+      return this.#settle({ kind: 'status', status: this.#status, headers: this.#headers, body: Buffer.concat(this.#held), servedEndpoint: null });
     }
     if (!this.#committed) {
-      // The stream ended without a token. Either it was not an event stream at all, or an
-      // empty answer: relay the latter as it is, refuse the former.
       const everything = Buffer.concat(this.#held);
-      if (!everything.includes(DONE_MARK) && this.#served === null && !looksLikeSse(everything)) {
+      if (!this.#started && !this.#sawDone && this.#served === null && !(everything.includes('data:') || everything.length === 0)) {
         return this.onError(invalidResponse(`upstream answered 200 without an event stream (${describe(everything)})`));
       }
-      this.#commit();
+      if (!this.#tryCommit()) return;
     }
-    if (!this.#tail.includes(DONE_MARK)) return this.#failCommitted(invalidResponse('upstream closed the stream before it finished'));
-    ctx.res.end();
-    finishAttempt(ctx, this.#routeId(), this.#sawErrorFinish ? 'stream_error' : 'ok');
+    const finished = this.#reader ? this.#sawDone : this.#tail.includes(DONE_MARK);
+    if (!finished) return this.#failCommitted(invalidResponse('upstream closed the stream before it finished'));
+    this.res.end();
+    this.#settle(this.#streamed(null));
   }
 
   onError(failure: UpstreamFailure): void {
-    const { ctx } = this;
-    this.#clearFirstTokenTimer();
-    if (failure.kind === 'aborted') {
-      finishAttempt(ctx, this.#routeId(), 'client_aborted');
-      return;
-    }
-    ctx.log.warn({ requestId: ctx.requestId, route: this.#routeId(), code: failure.code, committed: this.#committed }, failure.message);
+    if (this.#settled) return;
+    this.#clearTimers();
     if (this.#committed) return this.#failCommitted(failure);
-    sendError(ctx.res, errorForFailure(failure, this.#routeId()), wardenHeaders(ctx, this.#routeId()));
-    finishAttempt(ctx, this.#routeId(), outcomeForFailure(failure));
+    this.#settle({ kind: 'failure', failure, servedEndpoint: this.#served });
+  }
+
+  /** Parses events; false when the attempt was ended (garbage or an early error). */
+  #read(chunk: Buffer): boolean {
+    for (const event of this.#reader!.push(chunk)) {
+      if (event.data === null) continue;
+      if (event.data === '[DONE]') {
+        this.#sawDone = true;
+        continue;
+      }
+      let parsed: ChatCompletionChunk;
+      try {
+        parsed = JSON.parse(event.data) as ChatCompletionChunk;
+      } catch {
+        if (this.#committed) continue;
+        this.#exchange!.abort(invalidResponse(`upstream stream sent an event that is not JSON: ${JSON.stringify(event.data.slice(0, 60))}`));
+        return false;
+      }
+      this.#served ??= this.model.adapter.servedEndpoint(parsed);
+      if (parsed.error && !this.#committed) {
+        this.#exchange!.abort(invalidResponse(`upstream stream failed before the first token: ${errorMessage(parsed.error)}`));
+        return false;
+      }
+      if (parsed.usage) this.#usage = parsed.usage;
+      const choice = parsed.choices?.[0];
+      if (!choice) continue;
+      const content = choice.delta?.content;
+      if (content) this.#text += content;
+      if (choice.finish_reason != null) this.#finishReason = choice.finish_reason;
+      if (!this.#started && (content || choice.delta?.tool_calls?.length || choice.finish_reason != null)) {
+        this.#started = true;
+        this.#clearFirstTokenTimer();
+        this.hooks.onFirstToken(this.#served);
+      }
+    }
+    return true;
+  }
+
+  #holdBackSatisfied(): boolean {
+    const hold = this.hooks.holdBack;
+    return hold === null || this.#text.length >= hold.chars || this.#finishReason !== null;
+  }
+
+  /** Judges the held-back start and commits; false when the gate rejected it. */
+  #tryCommit(): boolean {
+    if (this.#committed || this.#settled) return this.#committed;
+    if (this.#holdTimer) clearTimeout(this.#holdTimer);
+    this.#holdTimer = null;
+    const verdict = this.hooks.judgeStart && this.#text ? this.hooks.judgeStart(this.#text) : null;
+    if (verdict && !verdict.passed) {
+      const served = this.#served;
+      this.#settle({ kind: 'rejected', gate: verdict, servedEndpoint: served });
+      this.#exchange!.abort(REJECTED);
+      return false;
+    }
+    this.#commit();
+    return true;
   }
 
   #commit(): void {
-    const { ctx } = this;
     this.#committed = true;
-    this.#reader = null;
-    this.#clearFirstTokenTimer();
-    ctx.metrics.recordFirstToken(ctx.plan.label, this.#routeId(), (performance.now() - ctx.startedAt) / 1000);
-    ctx.res.writeHead(200, {
+    if (!this.hooks.collect) this.#reader = null;
+    this.res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no',
-      ...wardenHeaders(ctx, this.#routeId()),
+      ...this.hooks.headers(this.#served),
     });
-    ctx.res.on('drain', this.#onDrain);
+    this.res.on('drain', this.#onDrain);
     const held = this.#held;
     this.#held = [];
     for (const chunk of held) this.#forward(chunk);
@@ -125,37 +191,49 @@ export class StreamRelay implements ExchangeSink {
 
   #forward(chunk: Buffer): void {
     if (!this.#sawErrorFinish && chunk.includes(ERROR_FINISH)) this.#sawErrorFinish = true;
-    this.#tail = chunk.length >= TAIL_BYTES ? chunk.subarray(chunk.length - TAIL_BYTES) : Buffer.concat([this.#tail, chunk]).subarray(-TAIL_BYTES);
-    if (!this.ctx.res.write(chunk)) this.#exchange?.pause();
+    if (!this.#reader) this.#tail = chunk.length >= TAIL_BYTES ? chunk.subarray(chunk.length - TAIL_BYTES) : Buffer.concat([this.#tail, chunk]).subarray(-TAIL_BYTES);
+    if (!this.res.write(chunk)) this.#exchange?.pause();
   }
 
   /** After the headers went out the status cannot change: the stream ends with an error event. */
   #failCommitted(failure: UpstreamFailure): void {
-    const { ctx } = this;
-    const error = new GatewayError(502, failure.code, 'upstream_error', `upstream ${this.#routeId()}: ${failure.message}`);
-    if (!ctx.res.destroyed) ctx.res.end(sseData(error.toBody()));
-    finishAttempt(ctx, this.#routeId(), outcomeForFailure(failure) === 'timeout' ? 'timeout' : 'stream_error');
+    if (failure.kind !== 'aborted' && !this.res.destroyed) {
+      const error = new GatewayError(502, failure.code, 'upstream_error', `upstream ${this.hooks.routeId(this.#served)}: ${failure.message}`);
+      this.res.end(sseData(error.toBody()));
+    }
+    this.#settle(this.#streamed(failure));
   }
 
-  #routeId(): string {
-    return this.ctx.model.routeIdFor(this.#served);
+  #streamed(failure: UpstreamFailure | null): AttemptResult {
+    return {
+      kind: 'streamed',
+      servedEndpoint: this.#served,
+      failure,
+      text: this.hooks.collect ? this.#text : null,
+      finishReason: this.#finishReason,
+      usage: this.#usage,
+      sawErrorFinish: this.#sawErrorFinish,
+    };
+  }
+
+  #settle(result: AttemptResult): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#clearTimers();
+    this.res.off('drain', this.#onDrain);
+    this.done(result);
   }
 
   #clearFirstTokenTimer(): void {
     if (this.#firstTokenTimer) clearTimeout(this.#firstTokenTimer);
     this.#firstTokenTimer = null;
   }
-}
 
-/** The first chunk that a user would see: text, a tool call, or the end of the answer. */
-function startsAnswer(chunk: ChatCompletionChunk): boolean {
-  const choice = chunk.choices?.[0];
-  if (!choice) return false;
-  return Boolean(choice.delta?.content) || Boolean(choice.delta?.tool_calls?.length) || choice.finish_reason != null;
-}
-
-function looksLikeSse(body: Buffer): boolean {
-  return body.includes('data:') || body.length === 0;
+  #clearTimers(): void {
+    this.#clearFirstTokenTimer();
+    if (this.#holdTimer) clearTimeout(this.#holdTimer);
+    this.#holdTimer = null;
+  }
 }
 
 function errorMessage(error: unknown): string {

@@ -28,6 +28,7 @@ export interface Trace {
   served: string | null;
   stream: boolean;
   providerPrefs: unknown;
+  body: unknown;
   fault: FaultName | null;
   tried: string[];
 }
@@ -52,6 +53,7 @@ export async function handleCompletion(
   trace.model = request.model;
   trace.stream = request.stream === true;
   trace.providerPrefs = request.provider ?? null;
+  trace.body = request;
 
   const header = req.headers['x-sim-fault'];
   const forced = typeof header === 'string' ? parseForcedFaults(header) : undefined;

@@ -12,6 +12,8 @@ export interface RecentRequest {
   stream: boolean;
   /** The request's `provider` object as received, or null. */
   providerPrefs: unknown;
+  /** The whole parsed request body as received (tests check what a gateway sent), or null. */
+  body: unknown;
   /** 0 when the request ended before any response headers (hang, client gone). */
   status: number;
   fault: string | null;

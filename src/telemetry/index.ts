@@ -1,2 +1,3 @@
 export { GatewayMetrics, type Outcome } from './metrics.js';
 export { createLogger, type Logger } from './logger.js';
+export { Audit } from './audit.js';

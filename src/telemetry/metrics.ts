@@ -20,6 +20,14 @@ export class GatewayMetrics {
   readonly #duration = new Histogram({ name: 'warden_request_duration_seconds', help: 'Time from request to the last byte of the answer', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly #firstToken = new Histogram({ name: 'warden_first_token_seconds', help: 'Time from request to the first content token of a stream', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly #rejected = new Counter({ name: 'warden_rejected_requests_total', help: 'Requests refused before reaching a route, by error code', labelNames: ['code'], registers: [this.registry] });
+  readonly #roleResults = new Counter({ name: 'warden_role_requests_total', help: 'Requests per role by result: primary, fallback, degraded, default, unavailable, client_error, failed', labelNames: ['role', 'result'], registers: [this.registry] });
+  readonly #breakerTransitions = new Counter({ name: 'warden_breaker_transitions_total', help: 'Circuit breaker transitions by route and new state', labelNames: ['route', 'to'], registers: [this.registry] });
+  readonly #breakerOpenSeconds = new Counter({ name: 'warden_breaker_open_seconds_total', help: 'Time routes spent out of closed state, counted when they close', labelNames: ['route'], registers: [this.registry] });
+  readonly #recoveries = new Counter({ name: 'warden_breaker_recoveries_total', help: 'Breaker closings by whether the first recovery probe succeeded', labelNames: ['route', 'first_try'], registers: [this.registry] });
+  readonly #escalations = new Counter({ name: 'warden_escalations_total', help: 'Requests escalated to a stronger model, by deciding signal', labelNames: ['role', 'signal'], registers: [this.registry] });
+  readonly #qualityFailures = new Counter({ name: 'warden_quality_failures_total', help: 'Answers that failed the quality gate, by check and reason', labelNames: ['role', 'route', 'check', 'reason'], registers: [this.registry] });
+  readonly #cost = new Counter({ name: 'warden_cost_usd_total', help: 'Token cost from usage and configured prices, per role and model', labelNames: ['role', 'model'], registers: [this.registry] });
+  readonly #tokens = new Counter({ name: 'warden_tokens_total', help: 'Tokens from usage, per role, model and kind', labelNames: ['role', 'model', 'kind'], registers: [this.registry] });
   #children = new Map<string, { requests: Map<Outcome, Counter.Internal>; duration: Histogram.Internal<string>; firstToken: Histogram.Internal<string> }>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
@@ -43,6 +51,30 @@ export class GatewayMetrics {
 
   recordRejected(code: string): void {
     this.#rejected.labels(code).inc();
+  }
+
+  recordRoleResult(role: string, result: 'primary' | 'fallback' | 'degraded' | 'default' | 'unavailable' | 'client_error' | 'failed'): void {
+    this.#roleResults.labels(role, result).inc();
+  }
+
+  recordBreakerTransition(route: string, to: string, openMs: number | null, firstTry: boolean | null): void {
+    this.#breakerTransitions.labels(route, to).inc();
+    if (openMs !== null) this.#breakerOpenSeconds.labels(route).inc(openMs / 1000);
+    if (firstTry !== null) this.#recoveries.labels(route, String(firstTry)).inc();
+  }
+
+  recordEscalation(role: string, signal: string): void {
+    this.#escalations.labels(role, signal).inc();
+  }
+
+  recordQualityFailure(role: string, route: string, check: string, reason: string): void {
+    this.#qualityFailures.labels(role, route, check, reason).inc();
+  }
+
+  recordUsage(role: string, model: string, promptTokens: number, completionTokens: number, usd: number | null): void {
+    if (promptTokens > 0) this.#tokens.labels(role, model, 'prompt').inc(promptTokens);
+    if (completionTokens > 0) this.#tokens.labels(role, model, 'completion').inc(completionTokens);
+    if (usd !== null && usd > 0) this.#cost.labels(role, model).inc(usd);
   }
 
   text(): Promise<string> {

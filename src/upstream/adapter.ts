@@ -10,6 +10,10 @@ export interface AttemptTarget {
   pinnedEndpoint: string | null;
   /** Endpoints out of service, to be kept out of the aggregator's choice. */
   ignoredEndpoints: readonly string[];
+  /** Reasoning on, off, or as the client asked (auto). */
+  thinking: 'on' | 'off' | 'auto';
+  /** The provider's own request fragments for switching reasoning, from the config. */
+  thinkingSwitch?: { on?: Record<string, unknown>; off?: Record<string, unknown> } | undefined;
 }
 
 export interface UpstreamAdapter {

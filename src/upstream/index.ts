@@ -3,6 +3,7 @@ export { openAICompatible } from './openai-compatible.js';
 export { openRouter, mergeProviderPreferences } from './openrouter.js';
 export { Exchange, type ExchangeSink, type ExchangeRequest } from './exchange.js';
 export { PoolSet } from './pools.js';
+export { stripReasoning } from './thinking.js';
 export { listEndpoints, parseEndpointListing } from './discovery.js';
 export { UpstreamFailure, isUpstreamFailure, invalidResponse, timeoutFailure } from './errors.js';
 

@@ -4,6 +4,7 @@
 // merged with whatever routing preferences the client sent.
 import type { ProviderPreferences } from '../protocol/types.js';
 import type { AttemptTarget, UpstreamAdapter } from './adapter.js';
+import { applySwitch } from './thinking.js';
 
 export const openRouter: UpstreamAdapter = {
   kind: 'openrouter',
@@ -12,6 +13,10 @@ export const openRouter: UpstreamAdapter = {
     body.model = target.upstreamModel;
     const merged = mergeProviderPreferences(body.provider, target);
     if (merged) body.provider = merged;
+    // OpenRouter's unified reasoning switch; `exclude` keeps any reasoning out of the answer.
+    if (target.thinking === 'off') body.reasoning = { enabled: false, exclude: true };
+    else if (target.thinking === 'on') body.reasoning = { ...(body.reasoning as object | undefined), enabled: true };
+    applySwitch(body, target);
   },
   servedEndpoint(answer) {
     return typeof answer.provider === 'string' && answer.provider ? answer.provider : null;

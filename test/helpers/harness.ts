@@ -5,6 +5,7 @@ import { parseConfig, type WardenConfig } from '../../src/config/index.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
 import { parseScenario, startFleet, type Fleet } from '../../src/sim/index.js';
 import { createLogger } from '../../src/telemetry/index.js';
+import type { Clock } from '../../src/clock/index.js';
 
 export const SCENARIO = {
   seed: 7,
@@ -46,7 +47,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { scenario?: unknown; configYaml?: (fleet: Fleet) => string; clientKey?: string } = {}): Promise<Harness> {
+export async function startHarness(options: { scenario?: unknown; configYaml?: (fleet: Fleet) => string; clientKey?: string; clock?: Clock } = {}): Promise<Harness> {
   const fleet = await startFleet({ scenario: parseScenario(options.scenario ?? SCENARIO), port: 0 });
   let config: WardenConfig;
   try {
@@ -55,7 +56,7 @@ export async function startHarness(options: { scenario?: unknown; configYaml?: (
     await fleet.close();
     throw e;
   }
-  const gateway = createGateway(config, { log: createLogger({ level: 'silent' }), processMetrics: false });
+  const gateway = createGateway(config, { log: createLogger({ level: 'silent' }), processMetrics: false, clock: options.clock });
   const url = await gateway.listen(0, '127.0.0.1');
   const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: options.clientKey ?? 'unused', maxRetries: 0, timeout: 20_000 });
   return {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeProviderPreferences, parseEndpointListing } from '../../src/upstream/index.js';
 
-const target = (pinned: string | null, ignored: string[]) => ({ upstreamModel: 'm', pinnedEndpoint: pinned, ignoredEndpoints: ignored });
+const target = (pinned: string | null, ignored: string[]) => ({ upstreamModel: 'm', pinnedEndpoint: pinned, ignoredEndpoints: ignored, thinking: 'auto' as const });
 
 test('no pin and nothing out of service leaves the client preferences alone', () => {
   const client = { order: ['A'], sort: 'price' };

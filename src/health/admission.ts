@@ -1,0 +1,52 @@
+// Is a route usable now? The blocklist layers and the route's breaker together answer it,
+// for the planner of each request and for OpenRouter's provider.ignore.
+import type { CatalogModel } from '../catalog/index.js';
+import type { Clock } from '../clock/index.js';
+import type { Admission, BreakerBoard } from '../resilience/index.js';
+import type { RouteHealth } from '../routing/index.js';
+import type { Blocklist } from './blocklist.js';
+
+/** How long a blocked direct route is reported as unavailable when its entry has no end. */
+const BLOCKED_RETRY_MS = 3_600_000;
+
+export class RouteAdmission implements RouteHealth {
+  constructor(
+    private readonly blocklist: Blocklist,
+    private readonly board: BreakerBoard,
+    private readonly clock: Clock,
+  ) {}
+
+  admit(routeId: string): Admission {
+    const entries = this.blocklist.entriesFor(routeId);
+    if (entries.length > 0) {
+      const until = Math.max(...entries.map((e) => e.until ?? this.clock.now() + BLOCKED_RETRY_MS));
+      return { admitted: false, retryAt: until };
+    }
+    return this.board.admit(routeId);
+  }
+
+  nextAttemptAt(routeId: string): number {
+    return this.board.nextAttemptAt(routeId);
+  }
+
+  ignoredEndpoints(model: CatalogModel): readonly string[] {
+    const blocked = this.blocklist.ignoredEndpoints(model);
+    if (this.board.notClosed.size === 0) return blocked;
+    const out = [...blocked];
+    for (const route of model.routes) {
+      if (route.endpoint !== null && this.board.notClosed.has(route.id) && !out.includes(route.endpoint)) out.push(route.endpoint);
+    }
+    return out;
+  }
+
+  probeEndpoint(model: CatalogModel): string | null {
+    if (this.board.notClosed.size === 0) return null;
+    for (const route of model.routes) {
+      if (route.endpoint === null || !this.board.notClosed.has(route.id) || this.blocklist.isBlocked(route.id)) continue;
+      if (!this.board.wouldAdmit(route.id)) continue;
+      const admission = this.board.admit(route.id);
+      if (admission.admitted && admission.probe) return route.endpoint;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,63 @@
+// `language`: is the reply in the expected language, start to end? Catches a whole-reply
+// switch and sustained mixing (pt with Spanish sentences, en with Chinese ones); code,
+// URLs, names and quotations do not count; short or ambiguous text is inconclusive.
+import type { Detector, Expectation, Reply, Verdict } from '../types.js';
+import { inconclusive } from '../verdict.js';
+import { cleanForLanguage } from './clean.js';
+import { decide } from './decide.js';
+import { FOREIGN_GAP, judgeUnit } from './judge.js';
+import { ngramModel } from './ngram-model.js';
+import { ownLanguage, read, type Reading } from './read.js';
+import { LANGUAGE_GROUP } from './script.js';
+import { segment } from './segment.js';
+
+/** The 17 product languages. eld answers `ms` for Indonesian; it is reported as `id`. */
+export const LANGUAGES = ['en', 'zh', 'ja', 'ko', 'es', 'pt', 'fr', 'de', 'it', 'ru', 'ar', 'hi', 'id', 'vi', 'th', 'tr', 'pl'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+const CHECK = 'language';
+/** Without an expected language, one language must hold this share for mixing to be judged against it. */
+const MIN_DOMINANT_SHARE = 0.6;
+
+export const language: Detector = (reply: Reply, expectation: Expectation): Verdict => {
+  const expected = expectation.language?.toLowerCase();
+  if (expected !== undefined && LANGUAGE_GROUP[expected] === undefined) {
+    return inconclusive(CHECK, 'unsupported_language', { detail: `"${expected}" is not one of the ${LANGUAGES.length} product languages` });
+  }
+  const readings = segment(cleanForLanguage(reply.text)).map(read);
+  const target = expected ?? dominantLanguage(readings);
+  if (target === undefined) {
+    return inconclusive(CHECK, 'no_dominant_language', { detail: 'no language expected and none dominates the reply' });
+  }
+  return decide(
+    readings.map((r) => judgeUnit(r, target)),
+    reply.text,
+    target,
+    expected === undefined,
+  );
+};
+
+function dominantLanguage(readings: readonly Reading[]): string | undefined {
+  const weights = new Map<string, number>();
+  let total = 0;
+  for (const reading of readings) {
+    const own = ownLanguage(reading, FOREIGN_GAP);
+    total += reading.unit.weight;
+    if (own) weights.set(own, (weights.get(own) ?? 0) + reading.unit.weight);
+  }
+  let best: string | undefined;
+  let bestWeight = 0;
+  for (const [lang, weight] of weights) {
+    if (weight > bestWeight) {
+      best = lang;
+      bestWeight = weight;
+    }
+  }
+  // Mixing is judged against a product language only: its script is known, so is its drift.
+  return best !== undefined && LANGUAGE_GROUP[best] !== undefined && bestWeight >= MIN_DOMINANT_SHARE * total ? best : undefined;
+}
+
+/** Loads eld's n-gram data now (~0.5 s) instead of at the first reply that needs it. */
+export function warmUpLanguage(): void {
+  ngramModel();
+}

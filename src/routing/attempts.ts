@@ -1,0 +1,165 @@
+// Which route the next attempt of one request goes to. The first attempt takes the plan's
+// order; after a failure the choice depends on what failed (seed 004: a fallback is chosen
+// by failure type and model profile, never at random), and the budget bounds the chain.
+import type { Admission } from '../resilience/index.js';
+import type { OutcomeClass } from '../resilience/index.js';
+import type { ThinkingMode } from '../config/index.js';
+import type { CatalogModel } from '../catalog/index.js';
+import type { Plan } from './plan.js';
+
+export interface AttemptChoice {
+  model: CatalogModel;
+  /** The breaker this attempt reports to: an endpoint's route when pinned, else the model's route. */
+  routeId: string;
+  pinnedEndpoint: string | null;
+  ignoredEndpoints: readonly string[];
+  /** This attempt is a half-open breaker's recovery probe. */
+  probe: boolean;
+  thinking: ThinkingMode;
+  /** Why this route: `primary`, `escalation`, `fallback`, `cooldown ends first`. */
+  why: string;
+}
+
+export interface FailedAttempt {
+  choice: AttemptChoice;
+  outcome: Exclude<OutcomeClass, 'ok' | 'client'>;
+  /** Stable code: `upstream_timeout_total`, `wrong_language`, `upstream_status_503`, … */
+  reason: string;
+  /** The endpoint that served the failed answer, when the answer said. */
+  servedEndpoint: string | null;
+}
+
+/** What the planner needs to know of route health, without knowing how it is kept. */
+export interface RouteHealth {
+  admit(routeId: string): Admission;
+  nextAttemptAt(routeId: string): number;
+  /** Endpoints of an aggregator model that must not serve (blocklists, open breakers). */
+  ignoredEndpoints(model: CatalogModel): readonly string[];
+  /** An endpoint whose breaker wants a recovery probe and admits this request as it, or null. */
+  probeEndpoint(model: CatalogModel): string | null;
+}
+
+export interface PlannerOptions {
+  maxFallbacks: number;
+  strict: boolean;
+  /** The role's job, matched against profile strengths after a quality failure. */
+  task: string | null;
+  /** The expected language, matched against profile languages after a language failure. */
+  language: string | null;
+  escalate: boolean;
+  escalationThinking: ThinkingMode;
+}
+
+export class AttemptPlanner {
+  #attempts = 0;
+  #failedEndpoints = new Map<string, Set<string>>();
+  #spentModels = new Set<string>();
+  #earliestRetryAt: number | null = null;
+  readonly #models: CatalogModel[];
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly health: RouteHealth,
+    private readonly options: PlannerOptions,
+  ) {
+    const chain = options.strict ? plan.candidates.slice(0, 1) : [...plan.candidates];
+    this.#models = options.escalate && plan.escalationModel ? [plan.escalationModel, ...chain.filter((m) => m !== plan.escalationModel)] : chain;
+  }
+
+  get attempts(): number {
+    return this.#attempts;
+  }
+
+  /** When a refused route could next be tried: the Retry-After of a 503. */
+  get earliestRetryAt(): number | null {
+    return this.#earliestRetryAt;
+  }
+
+  next(last: FailedAttempt | null): AttemptChoice | null {
+    if (this.#attempts > this.options.maxFallbacks) return null;
+    if (last) this.#learn(last);
+    const refused: Array<{ model: CatalogModel; routeId: string; at: number }> = [];
+    for (const model of this.#order(last)) {
+      const choice = this.#choose(model, refused);
+      if (choice) {
+        this.#attempts++;
+        choice.why = this.#attempts === 1 ? (this.options.escalate && model === this.plan.escalationModel ? 'escalation' : 'primary') : 'fallback';
+        return choice;
+      }
+    }
+    // Every route refused by its breaker: a degrade role tries the one that reopens first
+    // rather than failing at once; a strict role answers 503 with that time as Retry-After.
+    if (refused.length === 0) return null;
+    const soonest = refused.reduce((a, b) => (b.at < a.at ? b : a));
+    this.#earliestRetryAt = soonest.at;
+    if (this.options.strict) return null;
+    this.#attempts++;
+    return { ...this.#target(soonest.model, null), routeId: soonest.routeId, probe: true, why: 'cooldown ends first' };
+  }
+
+  #learn(last: FailedAttempt): void {
+    const { model } = last.choice;
+    const endpoint = last.choice.pinnedEndpoint ?? last.servedEndpoint;
+    if (model.adapter.hasEndpoints && endpoint) {
+      const failed = this.#failedEndpoints.get(model.name) ?? new Set<string>();
+      failed.add(endpoint);
+      this.#failedEndpoints.set(model.name, failed);
+      // Faults follow the inference endpoint (seed 000): another endpoint of the same model
+      // is worth a try, unless nothing is left of it.
+      if (!this.#hasOtherEndpoints(model) || this.plan.pinnedEndpoint !== null) this.#spentModels.add(model.name);
+    } else {
+      this.#spentModels.add(model.name);
+    }
+  }
+
+  #order(last: FailedAttempt | null): CatalogModel[] {
+    const open = this.#models.filter((m) => !this.#spentModels.has(m.name));
+    if (!last) return open;
+    const same = open.filter((m) => m === last.choice.model);
+    const others = open.filter((m) => m !== last.choice.model);
+    if (last.outcome === 'quality' && (last.reason === 'wrong_language' || last.reason === 'mixed_language') && this.options.language) {
+      const language = this.options.language;
+      return [...same, ...preferring(others, (m) => m.config.profile?.languages.includes(language) ?? false)];
+    }
+    if (last.outcome === 'quality' && this.options.task) {
+      const task = this.options.task;
+      return [...same, ...preferring(others, (m) => m.config.profile?.strengths.includes(task) ?? false)];
+    }
+    return [...same, ...others];
+  }
+
+  #choose(model: CatalogModel, refused: Array<{ model: CatalogModel; routeId: string; at: number }>): AttemptChoice | null {
+    if (model.adapter.hasEndpoints && this.plan.pinnedEndpoint === null) {
+      const probeEndpoint = this.health.probeEndpoint(model);
+      if (probeEndpoint !== null && !this.#failedEndpoints.get(model.name)?.has(probeEndpoint)) {
+        return { ...this.#target(model, probeEndpoint), routeId: model.routeIdFor(probeEndpoint), probe: true, why: '' };
+      }
+    }
+    const routeId = this.plan.pinnedEndpoint !== null ? model.routeIdFor(this.plan.pinnedEndpoint) : model.directRouteId;
+    const admission = this.health.admit(routeId);
+    if (!admission.admitted) {
+      refused.push({ model, routeId, at: admission.retryAt });
+      return null;
+    }
+    return { ...this.#target(model, this.plan.pinnedEndpoint), routeId, probe: admission.probe, why: '' };
+  }
+
+  #target(model: CatalogModel, pinned: string | null): Omit<AttemptChoice, 'routeId' | 'probe' | 'why'> {
+    const failed = this.#failedEndpoints.get(model.name);
+    const blocked = this.health.ignoredEndpoints(model);
+    const ignoredEndpoints = pinned !== null || !failed ? blocked : [...blocked, ...[...failed].filter((e) => !blocked.includes(e))];
+    const thinking = this.options.escalate && model === this.plan.escalationModel ? this.options.escalationThinking : this.plan.thinking;
+    return { model, pinnedEndpoint: pinned, ignoredEndpoints, thinking };
+  }
+
+  #hasOtherEndpoints(model: CatalogModel): boolean {
+    if (model.routes.length === 0) return true; // not discovered yet: the aggregator decides
+    const failed = this.#failedEndpoints.get(model.name);
+    const blocked = this.health.ignoredEndpoints(model);
+    return model.routes.some((r) => r.endpoint !== null && !failed?.has(r.endpoint) && !blocked.includes(r.endpoint));
+  }
+}
+
+function preferring<T>(items: T[], preferred: (item: T) => boolean): T[] {
+  return [...items.filter(preferred), ...items.filter((i) => !preferred(i))];
+}

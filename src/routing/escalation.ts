@@ -1,0 +1,59 @@
+// Complexity escalation: should this request go to the role's stronger model with thinking
+// on? The score fuses cheap, explainable signals — the caller's difficulty hint (e.g. from
+// the intent classifier it runs anyway), the number of tools and the dialogue depth — and a
+// deterministic keyword match acts as a floor. The answer says which signal decided.
+import type { ChatRequest } from '../protocol/types.js';
+import type { RoleConfig } from '../config/index.js';
+
+export interface EscalationSignals {
+  /** 0–1 from the x-warden-difficulty header, or null when the caller sent none. */
+  hint: number | null;
+  keyword: string | null;
+  tools: number;
+  /** User turns in the dialogue. */
+  depth: number;
+}
+
+export interface EscalationDecision {
+  escalate: boolean;
+  score: number;
+  /** The signal that weighed most, e.g. `hint=0.90`, `keyword="prove"`, `tools=6`. */
+  cause: string;
+  signals: EscalationSignals;
+}
+
+const TOOLS_FOR_FULL_SCORE = 8;
+const TURNS_FOR_FULL_SCORE = 12;
+
+export function readSignals(request: ChatRequest, difficultyHeader: string | undefined, keywords: readonly string[]): EscalationSignals {
+  const parsed = difficultyHeader === undefined ? NaN : Number(difficultyHeader);
+  const hint = Number.isFinite(parsed) ? Math.min(1, Math.max(0, parsed)) : null;
+  let depth = 0;
+  let lastUser = '';
+  for (const m of request.messages) {
+    if (m.role !== 'user') continue;
+    depth++;
+    lastUser = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? '').join(' ') : '';
+  }
+  const text = lastUser.toLowerCase();
+  const keyword = keywords.find((k) => text.includes(k.toLowerCase())) ?? null;
+  return { hint, keyword, tools: Array.isArray(request.tools) ? request.tools.length : 0, depth };
+}
+
+export function decideEscalation(signals: EscalationSignals, escalation: NonNullable<RoleConfig['escalation']>): EscalationDecision {
+  const tools = Math.min(1, signals.tools / TOOLS_FOR_FULL_SCORE);
+  const depth = Math.min(1, Math.max(0, signals.depth - 1) / TURNS_FOR_FULL_SCORE);
+  // With a hint the caller's classifier leads; without one, structure alone decides.
+  const parts: Array<[string, number]> =
+    signals.hint === null
+      ? [[`tools=${signals.tools}`, 0.5 * tools], [`depth=${signals.depth}`, 0.5 * depth]]
+      : [[`hint=${signals.hint.toFixed(2)}`, 0.7 * signals.hint], [`tools=${signals.tools}`, 0.15 * tools], [`depth=${signals.depth}`, 0.15 * depth]];
+  let score = parts.reduce((sum, [, v]) => sum + v, 0);
+  let cause = parts.reduce((best, part) => (part[1] > best[1] ? part : best))[0];
+  if (signals.keyword !== null && escalation.keywordFloor > score) {
+    score = escalation.keywordFloor;
+    cause = `keyword=${JSON.stringify(signals.keyword)}`;
+  }
+  score = Math.round(score * 1000) / 1000;
+  return { escalate: score >= escalation.threshold, score, cause, signals };
+}

@@ -1,0 +1,54 @@
+// The quality gate of a role: its checks, run on every answer before the client sees it.
+// A failed check is a failure like a 5xx (STYLE §3) and sends the request to a fallback.
+import type { RoleConfig } from '../config/index.js';
+import { runChecks, type CheckName, type Expectation, type Reply, type Verdict } from '../quality/index.js';
+import { isStructuredRole } from './thinking.js';
+
+export interface GateResult {
+  passed: boolean;
+  /** The first failing verdict, which names the reason of the fallback. */
+  failed: Verdict | null;
+  verdicts: Verdict[];
+}
+
+/** Checks that mean something on the first characters of a stream (the hold-back window). */
+const PARTIAL_CHECKS = new Set<CheckName>(['prefix', 'encoding', 'refusal', 'language']);
+
+const PASSED: GateResult = { passed: true, failed: null, verdicts: [] };
+
+export class QualityGate {
+  readonly checks: readonly CheckName[];
+  readonly partialChecks: readonly CheckName[];
+  readonly #base: Expectation;
+
+  constructor(name: string, role: RoleConfig) {
+    this.checks = role.checks;
+    this.partialChecks = role.checks.filter((c) => PARTIAL_CHECKS.has(c));
+    this.#base = {
+      schema: role.schema,
+      strictJson: role.tier === 'strict' || isStructuredRole(name, role),
+      expected: role.expect,
+      minLength: role.minLength,
+    };
+  }
+
+  get active(): boolean {
+    return this.checks.length > 0;
+  }
+
+  judge(reply: Reply, language: string | null): GateResult {
+    return this.#run(this.checks, reply, language);
+  }
+
+  /** The hold-back window of a stream: only checks that a partial answer can fail fairly. */
+  judgeStart(text: string, language: string | null): GateResult {
+    return this.#run(this.partialChecks, { text, finishReason: null }, language);
+  }
+
+  #run(checks: readonly CheckName[], reply: Reply, language: string | null): GateResult {
+    if (checks.length === 0) return PASSED;
+    const verdicts = runChecks(checks, reply, language ? { ...this.#base, language } : this.#base);
+    const failed = verdicts.find((v) => v.verdict === 'fail') ?? null;
+    return { passed: failed === null, failed, verdicts };
+  }
+}

@@ -1,0 +1,23 @@
+// What one attempt came to, reported to the execution that decides what happens next.
+// Only `streamed` has already reached the client; everything else can still fall back.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ChatCompletion, Usage } from '../protocol/types.js';
+import type { GateResult } from '../routing/gate.js';
+import type { UpstreamFailure } from '../upstream/index.js';
+
+export type AttemptResult =
+  | { kind: 'status'; status: number; headers: IncomingHttpHeaders; body: Buffer; servedEndpoint: null }
+  | { kind: 'failure'; failure: UpstreamFailure; servedEndpoint: string | null }
+  | { kind: 'answer'; body: Buffer; completion: ChatCompletion; servedEndpoint: string | null }
+  | { kind: 'rejected'; gate: GateResult; servedEndpoint: string | null }
+  | {
+      kind: 'streamed';
+      servedEndpoint: string | null;
+      /** Null when the stream ended cleanly. */
+      failure: UpstreamFailure | null;
+      /** The whole text when the relay collected it (the role has checks), else null. */
+      text: string | null;
+      finishReason: string | null;
+      usage: Usage | null;
+      sawErrorFinish: boolean;
+    };

@@ -1,0 +1,337 @@
+// One chat request from plan to answer: attempts chosen by the planner, each classified
+// (transport, rate_limited, client, config, quality), breakers fed by transport failures
+// only, 429s waited out inside a budget, the quality gate on every answer, and — when the
+// chain is spent — the role's tier deciding between a 503, a default and a degrade message.
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Clock } from '../clock/index.js';
+import { GatewayError } from '../protocol/errors.js';
+import type { ChatRequest, Usage } from '../protocol/types.js';
+import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard } from '../resilience/index.js';
+import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
+import type { QualityGate } from '../routing/gate.js';
+import type { Audit, GatewayMetrics, Logger, Outcome } from '../telemetry/index.js';
+import { Exchange, stripReasoning, UpstreamFailure, type PoolSet } from '../upstream/index.js';
+import type { AttemptResult } from './attempt-result.js';
+import { JsonRelay } from './relay-json.js';
+import { StreamRelay } from './relay-stream.js';
+import { sendError, sendRaw } from './respond.js';
+import { sendSyntheticAnswer } from './synthetic.js';
+import { answerForStatus, errorForFailure, outcomeForFailure } from './upstream-answer.js';
+
+export interface ExecutionDeps {
+  pools: PoolSet;
+  health: RouteHealth;
+  board: BreakerBoard;
+  metrics: GatewayMetrics;
+  audit: Audit;
+  log: Logger;
+  clock: Clock;
+  gateFor(role: string): QualityGate | null;
+}
+
+export interface ExecutionRequest {
+  res: ServerResponse;
+  requestId: string;
+  startedAt: number;
+  plan: Plan;
+  body: ChatRequest;
+  stream: boolean;
+  /** Expected reply language (x-warden-language, else the role's). */
+  language: string | null;
+  escalation: EscalationDecision | null;
+}
+
+/** A failed attempt, with what the client would get if it were the last one. */
+interface AttemptFailure extends FailedAttempt {
+  status?: { status: number; headers: IncomingHttpHeaders; body: Buffer };
+  failure?: UpstreamFailure;
+}
+
+const CLIENT_GONE = new UpstreamFailure('aborted', 'client_disconnected', 'the client closed the connection');
+
+export class ChatExecution {
+  #exchange: Exchange | null = null;
+  #clientGone = false;
+  #abort = new AbortController();
+  #failures: AttemptFailure[] = [];
+  #planner: AttemptPlanner;
+  #gate: QualityGate | null;
+  #original: ChatRequest;
+
+  constructor(
+    private readonly d: ExecutionDeps,
+    private readonly r: ExecutionRequest,
+  ) {
+    const role = r.plan.role;
+    this.#gate = role ? d.gateFor(role.name) : null;
+    this.#original = r.body;
+    this.#planner = new AttemptPlanner(r.plan, d.health, {
+      maxFallbacks: role && r.plan.pinnedEndpoint === null ? role.config.maxFallbacks : 0,
+      strict: role?.config.tier === 'strict',
+      task: role ? (role.config.task ?? role.name) : null,
+      language: r.language,
+      escalate: r.escalation?.escalate ?? false,
+      escalationThinking: role?.config.escalation?.thinking ?? 'auto',
+    });
+  }
+
+  async run(): Promise<void> {
+    const { res } = this.r;
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      this.#clientGone = true;
+      this.#exchange?.abort(CLIENT_GONE);
+      this.#abort.abort(CLIENT_GONE);
+    });
+    const role = this.r.plan.role;
+    const wait = new WaitBudget(role?.config.retry.maxWait ?? 0, role?.config.retry.budget ?? 0);
+    let last: FailedAttempt | null = null;
+    for (;;) {
+      const choice = this.#planner.next(last);
+      if (!choice) return this.#exhausted();
+      let result = await this.#attempt(choice);
+      while (!this.#clientGone && result.kind === 'status' && result.status === 429) {
+        const ms = wait.allow(parseRetryAfter(result.headers['retry-after'], this.d.clock.now()));
+        if (ms === null) break;
+        try {
+          await this.d.clock.sleep(ms, this.#abort.signal);
+        } catch {
+          break;
+        }
+        result = await this.#attempt(choice);
+      }
+      if (this.#clientGone) {
+        this.#finish(choice.routeId, 'client_aborted');
+        return;
+      }
+      const failed = this.#settle(choice, result);
+      if (!failed) return;
+      this.#failures.push(failed);
+      last = failed;
+    }
+  }
+
+  #attempt(choice: AttemptChoice): Promise<AttemptResult> {
+    const { model } = choice;
+    // Later attempts start again from the client's body: shaping only replaces top-level fields.
+    const body = this.#planner.attempts === 1 ? this.#original : { ...this.#original };
+    model.adapter.shapeBody(body, {
+      upstreamModel: model.upstreamModel,
+      pinnedEndpoint: choice.pinnedEndpoint,
+      ignoredEndpoints: choice.ignoredEndpoints,
+      thinking: choice.thinking,
+      thinkingSwitch: model.upstream.thinkingSwitch,
+    });
+    return new Promise<AttemptResult>((resolve) => {
+      const sink = this.r.stream ? this.#streamRelay(choice, resolve) : new JsonRelay(model, resolve);
+      this.#exchange = new Exchange(
+        {
+          dispatcher: this.d.pools.get(model.upstream.origin, { connections: model.upstream.connections, connectTimeoutMs: model.timeouts.connect }),
+          path: model.upstream.chatPath,
+          headers: model.upstream.headers as Record<string, string>,
+          body: JSON.stringify(body),
+          firstByteTimeoutMs: model.timeouts.firstByte,
+          totalTimeoutMs: model.timeouts.total,
+        },
+        sink,
+      );
+      if (sink instanceof StreamRelay) sink.attach(this.#exchange);
+      if (this.#clientGone) this.#exchange.abort(CLIENT_GONE);
+    });
+  }
+
+  #streamRelay(choice: AttemptChoice, resolve: (r: AttemptResult) => void): StreamRelay {
+    const gate = this.#gate;
+    const holdBack = this.r.plan.role?.config.holdBack ?? null;
+    return new StreamRelay(
+      this.r.res,
+      choice.model,
+      {
+        holdBack,
+        judgeStart: gate && holdBack && gate.partialChecks.length > 0 ? (text) => gate.judgeStart(text, this.r.language) : null,
+        collect: gate?.active ?? false,
+        headers: (served) => this.#headers(this.#servedRoute(choice, served)),
+        routeId: (served) => this.#servedRoute(choice, served),
+        onFirstToken: (served) => this.d.metrics.recordFirstToken(this.r.plan.label, this.#servedRoute(choice, served), this.#elapsed() / 1000),
+      },
+      resolve,
+    );
+  }
+
+  /** Handles one attempt's result; returns the failure to fall back from, or null when answered. */
+  #settle(choice: AttemptChoice, result: AttemptResult): AttemptFailure | null {
+    const served = result.servedEndpoint;
+    const route = this.#servedRoute(choice, served);
+    const probe = route === choice.routeId && choice.probe;
+    switch (result.kind) {
+      case 'status': {
+        const outcome = classifyStatus(result.status);
+        if (outcome === 'client' || (outcome === 'rate_limited' && this.r.plan.role === null)) {
+          const answer = answerForStatus(result.status, result.headers, result.body, route);
+          sendRaw(this.r.res, answer.status, answer.body, { ...answer.headers, ...this.#headers(route) });
+          if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, 'client_error');
+          return this.#finish(route, answer.outcome);
+        }
+        if (outcome === 'config') {
+          this.d.audit.record('config_fault', route, { status: result.status, detail: 'the upstream refused Warden\u2019s credentials; check the provider apiKey' }, 'error');
+          return { choice, outcome: 'config', reason: `upstream_status_${result.status}`, servedEndpoint: null };
+        }
+        if (outcome === 'transport') this.d.board.failure(route, probe, `upstream answered ${result.status}`);
+        return { choice, outcome: outcome === 'rate_limited' ? 'rate_limited' : 'transport', reason: `upstream_status_${result.status}`, servedEndpoint: null, status: result };
+      }
+      case 'failure':
+        this.d.board.failure(route, probe, result.failure.code);
+        return { choice, outcome: 'transport', reason: result.failure.code, servedEndpoint: served, failure: result.failure };
+      case 'answer': {
+        this.d.board.success(route, probe);
+        let body = result.body;
+        if (choice.thinking === 'off' && stripReasoning(result.completion)) body = Buffer.from(JSON.stringify(result.completion));
+        const message = result.completion.choices[0]?.message;
+        const verdict = this.#gate?.judge({ text: typeof message?.content === 'string' ? message.content : '', finishReason: result.completion.choices[0]?.finish_reason ?? null }, this.r.language);
+        if (verdict && !verdict.passed) return this.#qualityFailure(choice, route, served, verdict.failed!);
+        this.#recordUsage(choice, result.completion.usage ?? null);
+        sendRaw(this.r.res, 200, body, { 'content-type': 'application/json', ...this.#headers(route) });
+        return this.#answered(route);
+      }
+      case 'rejected':
+        this.d.board.success(route, probe);
+        return this.#qualityFailure(choice, route, served, result.gate.failed!);
+      case 'streamed': {
+        const failure = result.failure;
+        if (failure === null) this.d.board.success(route, probe);
+        else if (failure.kind !== 'aborted') this.d.board.failure(route, probe, failure.code);
+        if (result.text !== null && this.#gate && failure === null) {
+          // Already sent: a failure here can only be recorded, never switched silently.
+          const verdict = this.#gate.judge({ text: result.text, finishReason: result.finishReason }, this.r.language);
+          if (verdict.failed) this.#recordQuality(route, verdict.failed.check, verdict.failed.reason);
+        }
+        this.#recordUsage(choice, result.usage);
+        if (failure !== null) {
+          this.#ledger(route, 'failed_after_commit');
+          if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, 'failed');
+          return this.#finish(route, outcomeForFailure(failure) === 'timeout' ? 'timeout' : 'stream_error');
+        }
+        return this.#answered(route, result.sawErrorFinish ? 'stream_error' : 'ok');
+      }
+    }
+  }
+
+  #qualityFailure(choice: AttemptChoice, route: string, served: string | null, failed: { check: string; reason: string }): AttemptFailure {
+    this.#recordQuality(route, failed.check, failed.reason);
+    return { choice, outcome: 'quality', reason: failed.reason, servedEndpoint: served };
+  }
+
+  #answered(route: string, outcome: Outcome = 'ok'): null {
+    if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, this.#failures.length === 0 ? 'primary' : 'fallback');
+    if (this.#failures.length > 0 || this.r.escalation?.escalate) this.#ledger(route, this.#failures.length > 0 ? 'fallback' : 'escalated');
+    return this.#finish(route, outcome);
+  }
+
+  /** Nothing could answer within the budget: the tier decides. */
+  #exhausted(): void {
+    const role = this.r.plan.role;
+    const last = this.#failures.at(-1);
+    const route = last ? this.#servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.directRouteId;
+    if (!role) {
+      // A model named directly has no tier: the client gets the upstream's own failure.
+      if (last?.status) {
+        const answer = answerForStatus(last.status.status, last.status.headers, last.status.body, route);
+        sendRaw(this.r.res, answer.status, answer.body, { ...answer.headers, ...this.#headers(route) });
+        return void this.#finish(route, answer.outcome);
+      }
+      if (last?.failure) {
+        sendError(this.r.res, errorForFailure(last.failure, route), this.#headers(route));
+        return void this.#finish(route, outcomeForFailure(last.failure));
+      }
+      sendError(this.r.res, unavailable(`route ${route} is out of service${last ? `: ${last.reason}` : ''}`, this.#retryAfterSeconds()), this.#headers(route));
+      return void this.#finish(route, 'upstream_error');
+    }
+    const why = this.#failures.length > 0 ? this.#failures.map((f) => `${this.#servedRoute(f.choice, f.servedEndpoint)}: ${f.reason}`).join('; ') : 'every route is out of service';
+    const headers = this.#headers(route);
+    if (role.config.tier === 'default' && role.config.default) {
+      headers['x-warden-default'] = 'true';
+      sendSyntheticAnswer(this.r.res, role.config.default.content, role.name, this.r.stream, this.r.requestId, headers);
+      this.d.metrics.recordRoleResult(role.name, 'default');
+      this.#ledger(null, 'default');
+      return void this.#finish(route, 'upstream_error');
+    }
+    if (role.config.tier === 'degrade' && role.config.degradeMessage !== undefined) {
+      headers['x-warden-degraded'] = 'true';
+      sendSyntheticAnswer(this.r.res, role.config.degradeMessage, role.name, this.r.stream, this.r.requestId, headers);
+      this.d.metrics.recordRoleResult(role.name, 'degraded');
+      this.#ledger(null, 'degraded');
+      return void this.#finish(route, 'upstream_error');
+    }
+    const retryAfter = this.#retryAfterSeconds();
+    const message = role.config.tier === 'strict'
+      ? `role "${role.name}" is strict and does not degrade to another model; its model cannot answer now (${why})`
+      : `role "${role.name}" could not get a usable answer within ${this.#planner.attempts} attempt(s) (${why})`;
+    sendError(this.r.res, unavailable(message, retryAfter), headers);
+    this.d.metrics.recordRoleResult(role.name, 'unavailable');
+    this.#ledger(null, 'unavailable');
+    this.d.log.warn({ requestId: this.r.requestId, role: role.name, tier: role.config.tier, why }, 'role unavailable');
+    this.#finish(route, 'upstream_error');
+  }
+
+  #headers(route: string): OutgoingHttpHeaders {
+    const headers: OutgoingHttpHeaders = { 'x-request-id': this.r.requestId, 'x-warden-route': route, 'x-warden-attempts': String(Math.max(1, this.#planner.attempts)) };
+    const role = this.r.plan.role;
+    if (role) headers['x-warden-role'] = role.name;
+    const first = this.#failures[0];
+    if (first) headers['x-warden-fallback'] = `${first.outcome}:${first.reason} at ${this.#servedRoute(first.choice, first.servedEndpoint)}`;
+    const escalation = this.r.escalation;
+    if (escalation?.escalate) headers['x-warden-escalation'] = `score=${escalation.score}; cause=${escalation.cause}; to=${this.r.plan.escalationModel?.name}`;
+    return headers;
+  }
+
+  /** The route an answer belongs to: the endpoint that served it, when the aggregator says. */
+  #servedRoute(choice: AttemptChoice, served: string | null): string {
+    if (choice.pinnedEndpoint !== null || served === null) return choice.routeId;
+    return choice.model.routeIdFor(served);
+  }
+
+  #retryAfterSeconds(): number {
+    const at = this.#planner.earliestRetryAt;
+    return at === null ? 30 : Math.max(1, Math.ceil((at - this.d.clock.now()) / 1000));
+  }
+
+  #recordQuality(route: string, check: string, reason: string): void {
+    this.d.metrics.recordQualityFailure(this.r.plan.label, route, check, reason);
+  }
+
+  #recordUsage(choice: AttemptChoice, usage: Usage | null): void {
+    if (!usage) return;
+    const price = choice.model.config.profile?.price;
+    const usd = price ? (usage.prompt_tokens * price.input + usage.completion_tokens * price.output) / 1e6 : null;
+    this.d.metrics.recordUsage(this.r.plan.label, choice.model.name, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0, usd);
+  }
+
+  #ledger(finalRoute: string | null, outcome: string): void {
+    const first = this.#failures[0];
+    const role = this.r.plan.role;
+    if (!role) return;
+    this.d.audit.ledger({
+      requestId: this.r.requestId,
+      role: role.name,
+      primaryRoute: first ? this.#servedRoute(first.choice, first.servedEndpoint) : (finalRoute ?? this.r.plan.candidates[0]!.directRouteId),
+      reason: first ? `${first.outcome}:${first.reason}` : this.r.escalation?.escalate ? `escalation:${this.r.escalation.cause}` : 'none',
+      finalRoute,
+      outcome,
+      attempts: this.#planner.attempts,
+      latencyMs: Math.round(this.#elapsed()),
+    });
+  }
+
+  #finish(route: string, outcome: Outcome): null {
+    this.d.metrics.recordRequest(this.r.plan.label, route, outcome, this.#elapsed() / 1000);
+    return null;
+  }
+
+  #elapsed(): number {
+    return performance.now() - this.r.startedAt;
+  }
+}
+
+function unavailable(message: string, retryAfterSeconds: number): GatewayError {
+  return new GatewayError(503, 'role_unavailable', 'service_unavailable', message, null, { 'retry-after': String(retryAfterSeconds) });
+}

@@ -1,0 +1,25 @@
+// A clock the test moves by hand. `sleep` advances it at once, so a Retry-After wait is
+// honoured without the test waiting; `onSleep` lets a test change the world meanwhile.
+import type { Clock } from '../../src/clock/index.js';
+
+export class ManualClock implements Clock {
+  onSleep: ((ms: number) => void) | null = null;
+  readonly slept: number[] = [];
+
+  constructor(private t = Date.UTC(2026, 10, 29, 12, 0, 0)) {}
+
+  now(): number {
+    return this.t;
+  }
+
+  advance(ms: number): void {
+    this.t += ms;
+  }
+
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw signal.reason;
+    this.slept.push(ms);
+    this.t += ms;
+    this.onSleep?.(ms);
+  }
+}
