@@ -16,6 +16,18 @@ const EXTENSION_LIKE = /^\.(?:[A-Z0-9]{2,}\b|[a-z0-9]+\b)(?![\p{L}])/u; // .NET,
 const FENCE = /^(```|~~~)/;
 // A lowercase fragment glued before the real start: "ktor Olá", "ilent 你好".
 const FRAGMENT = /^([a-z]{2,8})(\s?)(?=\S)/;
+// A piece ending in capitals before a capitalised start ("uD Everyone …"); not "macOS", "dB".
+const CASED_FRAGMENT = /^([a-z]{1,5}[A-Z]{1,2}) (?=\p{Lu}\p{Ll})/u;
+const CASED_WORDS = /OS$|^(?:dB|mA|kB|mL|eV|pH|kW|mW|mV|nM|uM)$/;
+const MARKDOWN_START = /^(?:[-*+] |#{1,6} |\d+[.)] |\*\*)/;
+// Glued to the next word: "ilentJeder", "uD모든", "ktorすべて". A Latin name before a Korean or
+// Japanese particle ("iPhone을", "iPhoneの") or a katakana word ("iPhoneケース") is ordinary.
+const GLUED = /^([a-z][A-Za-z]{1,7})(?=\S)/;
+const CAMEL_TAIL = /^\p{Lu}\p{Ll}{2,}/u;
+const PARTICLE_START = /^[은는이가을를의에로으와과도만까부처보랑입인나야요하]|^[のはがをにでともへやかよだなねじ]/u;
+const HANGUL_OR_HIRAGANA = /^[\p{sc=Hangul}\p{sc=Hiragana}]/u;
+// camelCase identifiers begin with a small English word; token fragments ("ilent", "ktor") do not.
+const IDENTIFIER_HEAD = /^(?:get|set|use|is|has|on|to|add|can|should|will|did|handle|create|make|fetch|load|init|update|delete|remove|find|parse|render|read|write|query|my|app|new|max|min|num|str|obj|tmp|for|if|do|re|pre|un|sub|post|auto|with|from|by|of)(?=[A-Z])/;
 const NOT_LATIN_LETTER = /^[^\p{sc=Latin}\p{N}\p{P}\p{S}\s]/u;
 const CAPITALISED = /^\p{Lu}\p{Ll}/u;
 // Lowercase words that legitimately open a reply before a capital: interjections and name particles.
@@ -88,13 +100,27 @@ function closes(after: string, marker: string, limit: number): boolean {
 }
 
 function fragment(text: string) {
+  const glued = GLUED.exec(text);
+  if (glued) {
+    const word = glued[1] ?? '';
+    const rest = text.slice(word.length);
+    const camel = /[A-Z]/.test(word) ? undefined : CAMEL_TAIL.exec(rest);
+    const beforeParticle = PARTICLE_START.test(rest);
+    if ((HANGUL_OR_HIRAGANA.test(rest) && !beforeParticle) || (camel && !IDENTIFIER_HEAD.test(word + rest) && capitalisesSentences(rest))) {
+      return fail(CHECK, 'unrelated_token', { detail: 'a token fragment glued before the reply', evidence: { token: word, start: quote(text, 30) } });
+    }
+  }
+  const cased = CASED_FRAGMENT.exec(text);
+  if (cased && !CASED_WORDS.test(cased[1] ?? '') && capitalisesSentences(text.slice(cased[0].length))) {
+    return fail(CHECK, 'unrelated_token', { detail: 'a token fragment glued before the reply', evidence: { token: cased[1], start: quote(text, 30) } });
+  }
   const m = FRAGMENT.exec(text);
   if (!m || ALLOWED_FRAGMENTS.has(m[1] ?? '')) return undefined;
   const rest = text.slice((m[1] ?? '').length + (m[2] ?? '').length);
   // Glued before another script ("ktor你好", "ilent Привет") or before a capitalised start in a
   // reply that otherwise capitalises its sentences ("ktor Olá, tudo bem? Eu …").
   const otherScript = NOT_LATIN_LETTER.test(rest);
-  const capitalStart = m[2] !== '' && CAPITALISED.test(rest) && capitalisesSentences(rest);
+  const capitalStart = MARKDOWN_START.test(rest) || (m[2] !== '' && CAPITALISED.test(rest) && capitalisesSentences(rest));
   if (!otherScript && !capitalStart) return undefined;
   return fail(CHECK, 'unrelated_token', { detail: 'a token fragment glued before the reply', evidence: { token: m[1], start: quote(text, 30) } });
 }

@@ -41,15 +41,15 @@ export function readSignals(request: ChatRequest, difficultyHeader: string | und
 }
 
 export function decideEscalation(signals: EscalationSignals, escalation: NonNullable<RoleConfig['escalation']>): EscalationDecision {
-  const tools = Math.min(1, signals.tools / TOOLS_FOR_FULL_SCORE);
-  const depth = Math.min(1, Math.max(0, signals.depth - 1) / TURNS_FOR_FULL_SCORE);
-  // With a hint the caller's classifier leads; without one, structure alone decides.
-  const parts: Array<[string, number]> =
-    signals.hint === null
-      ? [[`tools=${signals.tools}`, 0.5 * tools], [`depth=${signals.depth}`, 0.5 * depth]]
-      : [[`hint=${signals.hint.toFixed(2)}`, 0.7 * signals.hint], [`tools=${signals.tools}`, 0.15 * tools], [`depth=${signals.depth}`, 0.15 * depth]];
-  let score = parts.reduce((sum, [, v]) => sum + v, 0);
-  let cause = parts.reduce((best, part) => (part[1] > best[1] ? part : best))[0];
+  // Noisy-OR: each signal can only raise the score, and a confident hint stands on its own
+  // (a hint of 0.9 means 0.9). Structure alone (tools, depth) tops out at 0.75.
+  const parts: Array<[string, number]> = [
+    [`hint=${signals.hint?.toFixed(2)}`, signals.hint ?? 0],
+    [`tools=${signals.tools}`, 0.5 * Math.min(1, signals.tools / TOOLS_FOR_FULL_SCORE)],
+    [`depth=${signals.depth}`, 0.5 * Math.min(1, Math.max(0, signals.depth - 1) / TURNS_FOR_FULL_SCORE)],
+  ];
+  let score = 1 - parts.reduce((rest, [, v]) => rest * (1 - v), 1);
+  let cause = parts.reduce((best, part) => (part[1] > best[1] ? part : best), ['none', 0] as [string, number])[0];
   if (signals.keyword !== null && escalation.keywordFloor > score) {
     score = escalation.keywordFloor;
     cause = `keyword=${JSON.stringify(signals.keyword)}`;

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatRequest } from '../protocol/types.js';
 import { deliver } from './delivery.js';
 import { forcedFor, isPreResponseFault, parseForcedFaults, type FaultName, type ForcedFaults } from './faults.js';
-import { candidatesFor } from './openrouter.js';
+import { candidatesFor, type PriceBalancer } from './openrouter.js';
 import type { SimProvider } from './provider.js';
 import type { ReplyCache } from './reply-cache.js';
 import type { StatsBook } from './stats.js';
@@ -18,6 +18,8 @@ export interface FleetContext {
   providers: readonly SimProvider[];
   book: StatsBook;
   replies: ReplyCache;
+  /** Present when the scenario balances by price; absent means scenario order. */
+  balancer: PriceBalancer | null;
   created: number;
   nextId(): string;
 }
@@ -72,6 +74,7 @@ export async function handleCompletion(
       return sendError(res, 404, 'No allowed providers are available for the selected model.', 'not_found_error', 'no_allowed_providers');
     }
     candidates = routing.names.map((name) => serving.find((p) => p.name === name) as SimProvider);
+    if (ctx.balancer) candidates = ctx.balancer.front(candidates, request.provider);
     allowFallbacks = routing.allowFallbacks;
   }
   serve(ctx, res, trace, request, candidates, allowFallbacks, forced, direct === undefined);

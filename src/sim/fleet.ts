@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Faults } from './faults.js';
 import { SimProvider } from './provider.js';
+import { PriceBalancer } from './openrouter.js';
 import { ReplyCache } from './reply-cache.js';
 import { handleRequest, findProvider, type RouteContext } from './routes.js';
 import { parseFaults, type Scenario } from './scenario.js';
@@ -40,6 +41,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const host = opts.host ?? '127.0.0.1';
   const providers = scenario.providers.map((spec) => new SimProvider(spec, scenario.seed));
   const book = new StatsBook(providers.map((p) => p.name));
+  const balancer = scenario.balancing === 'price' ? new PriceBalancer(scenario.seed) : null;
   let served = 0;
 
   const control = {
@@ -50,6 +52,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
     },
     reset(): void {
       for (const p of providers) p.reseed();
+      balancer?.reset();
       served = 0;
       book.reset();
     },
@@ -60,6 +63,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
     providers,
     book,
     replies: new ReplyCache(),
+    balancer,
     // Fixed per fleet: reply content never depends on the clock, only this envelope field.
     created: Math.floor(Date.now() / 1000),
     nextId: () => `gen-${scenario.seed.toString(36)}-${(++served).toString(36)}`,

@@ -58,6 +58,8 @@ const providerName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const scenarioSchema = z.strictObject({
   seed: z.number({ error: 'expected a number' }).int({ error: 'expected a whole number' }).default(1),
   models: z.record(z.string(), modelSchema).default({}),
+  /** `price`: the aggregator picks a provider weighted by inverse square of price, as OpenRouter does by default; `ordered`: scenario order (predictable, for tests). */
+  balancing: z.enum(['ordered', 'price'], { error: 'expected "ordered" or "price"' }).default('ordered'),
   providers: z
     .record(z.string().regex(providerName, { error: 'provider names use letters, digits, ".", "_" and "-"' }), providerSchema)
     .refine((providers) => Object.keys(providers).length > 0, { error: 'expected at least one provider' }),
@@ -77,6 +79,7 @@ export type ModelInfo = z.infer<typeof modelSchema>;
 
 export interface Scenario {
   seed: number;
+  balancing: 'ordered' | 'price';
   models: Record<string, ModelInfo>;
   /** In scenario order: the order OpenRouter-style routing tries them. */
   providers: ProviderSpec[];
@@ -88,9 +91,10 @@ export function parseScenario(value: unknown, source = 'scenario'): Scenario {
     const issues = result.error.issues.map(describeIssue);
     throw new ScenarioError(`${source}: ${issues.join('; ')}`, issues);
   }
-  const { seed, models, providers } = result.data;
+  const { seed, models, providers, balancing } = result.data;
   return {
     seed,
+    balancing,
     models,
     providers: Object.entries(providers).map(([name, p]) => ({
       ...p,

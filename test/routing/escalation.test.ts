@@ -9,6 +9,7 @@ test('a high difficulty hint escalates and is named as the cause', () => {
   const d = decideEscalation(readSignals(ask('hi'), '0.95', ESCALATION.keywords), ESCALATION);
   assert.equal(d.escalate, true);
   assert.equal(d.cause, 'hint=0.95');
+  assert.equal(d.score, 0.95);
 });
 
 test('a keyword sets a floor; no signal stays below the threshold', () => {

@@ -201,7 +201,7 @@ describe('resilience', () => {
     assert.equal(easy.response.headers.get('x-warden-escalation'), null);
     const hard = await h.client.chat.completions.create({ model: 'smart', messages: HELLO }, { headers: { 'x-warden-difficulty': '0.9' } }).withResponse();
     assert.equal(hard.response.headers.get('x-warden-route'), 'strong@strong');
-    assert.equal(hard.response.headers.get('x-warden-escalation'), 'score=0.63; cause=hint=0.90; to=strong');
+    assert.equal(hard.response.headers.get('x-warden-escalation'), 'score=0.9; cause=hint=0.90; to=strong');
     const keyword = await h.client.chat.completions.create({ model: 'smart', messages: [{ role: 'user', content: 'Can you prove Fermat for n=3?' }] }).withResponse();
     assert.equal(keyword.response.headers.get('x-warden-escalation'), 'score=0.75; cause=keyword="prove"; to=strong');
     const body = h.fleet.stats().recent.at(-1)!.body as Record<string, unknown>;

@@ -6,7 +6,7 @@ import type { Verdict } from '../types.js';
 import type { Judgement } from './judge.js';
 
 const CHECK = 'language';
-/** Below this much judged weight (letters; CJK ×3) a reply is too short to call. */
+/** Below this much judged weight (English letters' worth, see letterWeight) a reply is too short to call. */
 export const MIN_TOTAL_WEIGHT = 40;
 const WRONG_SHARE = 0.5;
 /** Two or more foreign units are mixing once they reach this share of the reply. */
@@ -49,8 +49,13 @@ export function decide(judgements: readonly Judgement[], reply: string, expected
   if (!inferred && share > WRONG_SHARE) {
     return fail(CHECK, 'wrong_language', { detail: `the reply is mostly not in ${expected}`, evidence: evidence() });
   }
-  const largest = Math.max(0, ...foreign.map((j) => j.reading.unit.weight));
-  if ((foreign.length >= 2 && share >= MIXED_SHARE) || (share >= SINGLE_SHARE && largest >= SINGLE_WEIGHT)) {
+  const run = largestRun(judgements, expected, new Set(foreign));
+  // Ambiguous units leaning to a language already found foreign back that finding up.
+  const foreignLanguages = new Set(foreign.map((j) => j.language));
+  const backing = judgements.filter((j) => j.kind === 'ambiguous' && foreignLanguages.has(leaning(j, expected)));
+  const backedWeight = foreignWeight + backing.reduce((sum, j) => sum + j.reading.unit.weight, 0);
+  const units = foreign.length + backing.length;
+  if ((foreign.length >= 1 && units >= 2 && backedWeight >= MIXED_SHARE * total) || (run >= SINGLE_SHARE * total && run >= SINGLE_WEIGHT)) {
     return fail(CHECK, 'mixed_language', { detail: `sentences in another language inside a ${expected} reply`, evidence: evidence() });
   }
   if (native >= total / 2) {
@@ -62,6 +67,44 @@ export function decide(judgements: readonly Judgement[], reply: string, expected
     detail: `too little of the reply reads clearly as ${expected}`,
     evidence: { ...expectedNote, native: round(native / total), ambiguous: round(ambiguous / total) },
   });
+}
+
+/**
+ * The weight of the largest stretch of one foreign language: consecutive foreign units, with
+ * the ambiguous units among them that lean the same way (a Spanish sentence eld finds close
+ * to Portuguese is still Spanish when the sentences around it are).
+ */
+function largestRun(judgements: readonly Judgement[], expected: string, foreign: ReadonlySet<Judgement>): number {
+  let best = 0;
+  let language: string | undefined;
+  let weight = 0;
+  let anchored = false;
+  for (const j of judgements) {
+    if (j.kind === 'neutral') continue;
+    const lean = foreign.has(j) ? j.language : j.kind === 'ambiguous' ? leaning(j, expected) : undefined;
+    if (lean === undefined) {
+      language = undefined;
+      weight = 0;
+      anchored = false;
+      continue;
+    }
+    if (lean !== language) {
+      language = lean;
+      weight = 0;
+      anchored = false;
+    }
+    weight += j.reading.unit.weight;
+    anchored ||= foreign.has(j);
+    if (anchored) best = Math.max(best, weight);
+  }
+  return best;
+}
+
+/** The language an ambiguous unit leans to, when it is not the expected one. */
+function leaning(j: Judgement, expected: string): string | undefined {
+  const { scores, hanForms } = j.reading;
+  const top = scores?.ranked[0]?.language ?? (hanForms && hanForms.chinese > hanForms.japanese ? 'zh' : undefined);
+  return top === expected ? undefined : top;
 }
 
 function describe(foreign: readonly Judgement[], total: number, reply: string): Record<string, unknown> {

@@ -114,7 +114,18 @@ export function isBmpUpper(codeUnit: number): boolean {
   return IS_LETTER[codeUnit] === 3;
 }
 
-/** Weight of one letter: a Han, kana or Hangul character carries about a word's worth of signal. */
+/**
+ * Weight of one letter, in English letters' worth of text: measured on the parallel UDHR
+ * texts (6,777 English letters say what 1,993 Han characters, 3,087 Japanese characters,
+ * 2,701 Hangul syllables and 4,788 Arabic letters say). So one threshold serves every script.
+ */
 export function letterWeight(script: Script): number {
-  return script === Script.Han || script === Script.Kana || script === Script.Hangul ? 3 : script === Script.None ? 0 : 1;
+  switch (script) {
+    case Script.Han: return 3;
+    case Script.Hangul: return 2.5;
+    case Script.Kana: return 2;
+    case Script.Arabic: return 1.4;
+    case Script.None: return 0;
+    default: return 1;
+  }
 }

@@ -12,7 +12,7 @@ export interface Unit {
   /** What gets scored: the sentence, or the runs of a minor script in it joined by spaces. */
   text: string;
   group: ScriptGroup;
-  /** Letters, Han/kana/Hangul counted three times (FINDINGS). */
+  /** Letters in English letters' worth (see letterWeight): Han ×3, Hangul ×2.5, kana ×2, Arabic ×1.4. */
   weight: number;
   words: number;
   capitalized: number;
@@ -57,6 +57,7 @@ export function segment(clean: CleanText): Unit[] {
   let runGroup = -1;
   let previousLetter = false;
   let lastLetterEnd = 0;
+  let lastLetterQuoted = false;
 
   const closeRun = (at: number): void => {
     const runs = runGroup >= 0 ? accumulators[runGroup]?.runs : undefined;
@@ -77,6 +78,10 @@ export function segment(clean: CleanText): Unit[] {
     const script = scriptOf(codePoint);
     const group = groupOf(script);
     if (group !== undefined) {
+      // Entering or leaving a quotation ends a unit: a quoted phrase is judged on its own.
+      const inQuote = quoted[i] === 1;
+      if (lastLetterEnd > sentenceStart && inQuote !== lastLetterQuoted) flush(i);
+      lastLetterQuoted = inQuote;
       const g = GROUPS.indexOf(group);
       if (g !== runGroup) {
         closeRun(lastLetterEnd);

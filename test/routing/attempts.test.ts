@@ -1,0 +1,89 @@
+// The planner alone: which route each attempt of one request takes, against a hand-made
+// view of route health.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Catalog } from '../../src/catalog/index.js';
+import { parseConfig } from '../../src/config/index.js';
+import type { Admission } from '../../src/resilience/index.js';
+import { AttemptPlanner, Router, type RouteHealth } from '../../src/routing/index.js';
+
+const config = parseConfig(`
+providers:
+  or: { kind: openrouter, baseUrl: "http://127.0.0.1:9/api/v1" }
+  d:  { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }
+models:
+  main:  { provider: or, model: x/y, routes: [Alpha, Beta, Gamma], profile: { strengths: [chat], languages: [en] } }
+  small: { provider: d, model: s, profile: { strengths: [summary], languages: [en] } }
+  poly:  { provider: d, model: p, profile: { strengths: [chat], languages: [pt, es] } }
+roles:
+  chat:   { tier: degrade, models: [main, small, poly], maxFallbacks: 3 }
+  strict: { tier: strict, models: [small, poly] }
+`, 'test', {});
+const catalog = new Catalog(config);
+const router = new Router(config, catalog);
+
+class FakeHealth implements RouteHealth {
+  open = new Map<string, number>();
+  ignored: string[] = [];
+  admit(routeId: string): Admission {
+    const until = this.open.get(routeId);
+    return until === undefined ? { admitted: true, probe: false } : { admitted: false, retryAt: until };
+  }
+  nextAttemptAt(routeId: string): number {
+    return this.open.get(routeId) ?? 0;
+  }
+  ignoredEndpoints(): readonly string[] {
+    return this.ignored;
+  }
+  probeEndpoint(): string | null {
+    return null;
+  }
+}
+
+const options = (over: object = {}) => ({ maxFallbacks: 3, strict: false, task: 'chat', language: null, escalate: false, escalationThinking: 'on' as const, ...over });
+
+test('a fault at an endpoint is retried on the same model with that endpoint ignored', () => {
+  const planner = new AttemptPlanner(router.resolve('chat')!, new FakeHealth(), options());
+  const first = planner.next(null)!;
+  assert.deepEqual([first.model.name, first.routeId, first.ignoredEndpoints, first.why], ['main', 'main@or', [], 'primary']);
+  const second = planner.next({ choice: first, outcome: 'transport', reason: 'upstream_timeout_total', servedEndpoint: 'Beta' })!;
+  assert.deepEqual([second.model.name, second.ignoredEndpoints, second.why], ['main', ['Beta'], 'fallback']);
+  const third = planner.next({ choice: second, outcome: 'quality', reason: 'stray_prefix', servedEndpoint: 'Alpha' })!;
+  assert.deepEqual([third.model.name, third.ignoredEndpoints], ['main', ['Beta', 'Alpha']]);
+  const fourth = planner.next({ choice: third, outcome: 'quality', reason: 'stray_prefix', servedEndpoint: 'Gamma' })!;
+  assert.equal(fourth.model.name, 'poly', 'no endpoint left: a model whose strengths include the task');
+  assert.equal(planner.next({ choice: fourth, outcome: 'transport', reason: 'x', servedEndpoint: null }), null, 'the budget is spent');
+});
+
+test('a language failure goes to a model that lists the language', () => {
+  const planner = new AttemptPlanner(router.resolve('chat')!, new FakeHealth(), options({ language: 'pt' }));
+  const first = planner.next(null)!;
+  const second = planner.next({ choice: first, outcome: 'quality', reason: 'mixed_language', servedEndpoint: null })!;
+  assert.equal(second.model.name, 'poly');
+});
+
+test('when every route is open a degrade role tries the one that reopens first; a strict role gives up with that time', () => {
+  const health = new FakeHealth();
+  health.open.set('main@or', 5_000).set('small@d', 2_000).set('poly@d', 9_000);
+  const degrade = new AttemptPlanner(router.resolve('chat')!, health, options());
+  const choice = degrade.next(null)!;
+  assert.deepEqual([choice.routeId, choice.probe, choice.why], ['small@d', true, 'cooldown ends first']);
+  const strict = new AttemptPlanner(router.resolve('strict')!, health, options({ strict: true }));
+  assert.equal(strict.next(null), null);
+  assert.equal(strict.earliestRetryAt, 2_000);
+});
+
+test('a strict role never leaves its first model', () => {
+  const planner = new AttemptPlanner(router.resolve('strict')!, new FakeHealth(), options({ strict: true }));
+  const first = planner.next(null)!;
+  assert.equal(first.model.name, 'small');
+  assert.equal(planner.next({ choice: first, outcome: 'transport', reason: 'x', servedEndpoint: null }), null);
+});
+
+test('a route id pins its endpoint and never falls back', () => {
+  const plan = router.resolve('main@or/Gamma')!;
+  const planner = new AttemptPlanner(plan, new FakeHealth(), options({ maxFallbacks: 0 }));
+  const first = planner.next(null)!;
+  assert.deepEqual([first.routeId, first.pinnedEndpoint], ['main@or/Gamma', 'Gamma']);
+  assert.equal(planner.next({ choice: first, outcome: 'transport', reason: 'x', servedEndpoint: 'Gamma' }), null);
+});
