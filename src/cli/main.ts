@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The `warden` command: start, demo, sim, check-config.
+// The `warden` command: start, demo, sim, check-config, inspect.
 import { parseArgs } from 'node:util';
 import { checkConfig } from './check-config.js';
 import { runDemo } from './demo.js';
+import { InspectUsageError, runInspect } from './inspect.js';
 import { runSim } from './sim.js';
 import { runStart } from './start.js';
 
@@ -13,6 +14,9 @@ commands:
   demo [--port N]                             gateway + simulated fleet from examples/demo.yaml
   sim --scenario FILE [--port N]              the simulated provider fleet alone
   check-config FILE                           validate a config file; each error names its path
+  inspect --checks LIST [--language xx] [--schema FILE] [--expect TEXT]... [--json]
+                                              quality checks on a reply read from stdin;
+                                              exit 0 pass, 2 fail, 3 inconclusive
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -27,6 +31,11 @@ async function main(argv: string[]): Promise<number> {
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      checks: { type: 'string' },
+      language: { type: 'string' },
+      schema: { type: 'string' },
+      expect: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
     },
   });
   if (values.help || !command || command === 'help') {
@@ -48,6 +57,13 @@ async function main(argv: string[]): Promise<number> {
       if (!file) return usageError('check-config needs a FILE');
       return checkConfig(file);
     }
+    case 'inspect':
+      try {
+        return await runInspect({ checks: values.checks, language: values.language, schema: values.schema, expect: values.expect, json: values.json });
+      } catch (e) {
+        if (e instanceof InspectUsageError) return usageError(e.message);
+        throw e;
+      }
     default:
       return usageError(`unknown command "${command}"`);
   }

@@ -4,14 +4,12 @@ export { Secret } from './secret.js';
 export { parseDuration, formatDuration } from './duration.js';
 export {
   configSchema,
-  CHECK_NAMES,
   TIERS,
   type WardenConfig,
   type ProviderConfig,
   type ModelConfig,
   type RoleConfig,
   type TimeoutConfig,
-  type CheckName,
   type BreakerConfig,
   type ThinkingMode,
   STRUCTURED_ROLE_NAMES,

@@ -2,6 +2,7 @@
 // types flow inward and nothing else re-checks them.
 import { z } from 'zod';
 import { parseRouteId } from '../catalog/route-id.js';
+import { CHECK_NAMES } from '../quality/index.js';
 import { parseDuration } from './duration.js';
 import { Secret } from './secret.js';
 
@@ -19,7 +20,6 @@ const duration = z
 const secret = z.string().transform((value) => new Secret(value));
 const name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a name of letters, digits, ".", "_" or "-"');
 
-export const CHECK_NAMES = ['nonempty', 'refusal', 'schema', 'language', 'encoding', 'repetition', 'prefix', 'fact', 'minlen'] as const;
 export const TIERS = ['strict', 'degrade', 'default'] as const;
 
 const timeouts = z.strictObject({
@@ -196,7 +196,6 @@ export type ProviderConfig = WardenConfig['providers'][string];
 export type ModelConfig = WardenConfig['models'][string];
 export type RoleConfig = WardenConfig['roles'][string];
 export type TimeoutConfig = z.output<typeof timeouts>;
-export type CheckName = (typeof CHECK_NAMES)[number];
 export type BreakerConfig = z.output<typeof breaker>;
 export type ThinkingMode = RoleConfig['thinking'];
 

@@ -6,7 +6,7 @@ import { warmUpLanguage } from './language/index.js';
 export { detectors, isCheckName, runChecks, worstVerdict } from './registry.js';
 export { CHECK_NAMES, type CheckName, type Detector, type Expectation, type Reply, type Verdict, type VerdictKind } from './types.js';
 export { QualityError, isQualityError, type QualityErrorCode } from './errors.js';
-export { LANGUAGES, type Language } from './language/index.js';
+export { LANGUAGES, dominantLanguageOf, type Language } from './language/index.js';
 export { assertSchema } from './schema/index.js';
 export { normaliseAnswer } from './fact.js';
 

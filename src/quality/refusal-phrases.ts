@@ -51,7 +51,7 @@ export const REFUSAL_PHRASES: Readonly<Record<string, readonly RegExp[]>> = {
     /(?:va à l'encontre de|enfreint|viole) (?:mes|les|nos) (?:directives|règles|politiques|conditions)/,
   ],
   de: [
-    /^(?:es tut mir (?:sehr )?leid|entschuldigung|tut mir leid|leider),? (?:aber )?(?:ich )?(?:kann|darf|werde) (?:ich )?(?:dir |ihnen |euch )?(?:dabei |damit |hierbei |bei dieser anfrage |diese anfrage |das |diesem wunsch |dieser bitte )?(?:leider )?(?:nicht|keine)(?: weiter)? (?:helfen|unterstützen|nachkommen|erfüllen|bereitstellen|fortsetzen|erstellen|schreiben|generieren|beantworten|teilnehmen|liefern|hilfe|unterstützung)/,
+    /^(?:es tut mir (?:sehr )?leid|entschuldigung|tut mir leid|leider),? (?:aber )?(?:dabei |damit |hierbei |dazu |hier )?(?:ich )?(?:kann|darf|werde) (?:ich )?(?:dir |ihnen |euch )?(?:dabei |damit |hierbei |bei dieser anfrage |diese anfrage |das |diesem wunsch |dieser bitte )?(?:leider )?(?:nicht|keine)(?: weiter)? (?:helfen|unterstützen|nachkommen|erfüllen|bereitstellen|fortsetzen|erstellen|schreiben|generieren|beantworten|teilnehmen|liefern|hilfe|unterstützung)/,
     /^ich kann (?:dir |ihnen |euch )?(?:dabei |damit |hierbei |bei dieser anfrage |diese anfrage |diesem wunsch |das )?(?:leider )?nicht (?:helfen|unterstützen|nachkommen|erfüllen|bereitstellen|fortsetzen|erstellen|schreiben|generieren|beantworten|weitermachen)/,
     /^als (?:ki|künstliche intelligenz|sprachmodell|ki-assistent),? (?:kann|darf) ich/,
     /(?:verstößt gegen|widerspricht) (?:meine|meinen|die|den|unsere|unseren) (?:richtlinien|nutzungsrichtlinien|inhaltsrichtlinien|regeln)/,

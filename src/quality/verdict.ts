@@ -19,15 +19,20 @@ const QUOTE_MAX = 60;
 
 /** A span short enough to put in a log line or an alert; long spans keep their head and tail. */
 export function quote(text: string, max = QUOTE_MAX): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
+  if (text.length <= max) return text;
   const half = (max - 1) >> 1;
-  return `${chars.slice(0, half).join('')}…${chars.slice(chars.length - half).join('')}`;
+  return `${text.slice(0, pairSafe(text, half))}…${text.slice(pairSafe(text, text.length - half))}`;
+}
+
+/** A cut position moved off the middle of a surrogate pair. */
+function pairSafe(text: string, at: number): number {
+  const c = text.charCodeAt(at);
+  return c >= 0xdc00 && c <= 0xdfff ? at + 1 : at;
 }
 
 /** Quote a span with a little context either side, by code-unit offsets into `text`. */
 export function quoteAt(text: string, start: number, end: number, context = 12): string {
-  const from = Math.max(0, start - context);
-  const to = Math.min(text.length, end + context);
+  const from = pairSafe(text, Math.max(0, start - context));
+  const to = pairSafe(text, Math.min(text.length, end + context));
   return quote(`${from > 0 ? '…' : ''}${text.slice(from, to)}${to < text.length ? '…' : ''}`);
 }

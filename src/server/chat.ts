@@ -3,6 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../protocol/body.js';
 import { modelNotFound } from '../protocol/errors.js';
+import type { ChatRequest } from '../protocol/types.js';
+import { dominantLanguageOf } from '../quality/index.js';
 import { decideEscalation, readSignals, type Router } from '../routing/index.js';
 import { ChatExecution, type ExecutionDeps } from './execution.js';
 import { parseChatRequest } from './request.js';
@@ -14,13 +16,25 @@ export interface ChatDeps extends ExecutionDeps {
 
 const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 
+/** A reply is expected in the language the user wrote in, when the language check runs. */
+function userLanguage(body: ChatRequest, checks: readonly string[] | undefined): string | null {
+  if (!checks?.includes('language')) return null;
+  for (let i = body.messages.length - 1; i >= 0; i--) {
+    const m = body.messages[i]!;
+    if (m.role !== 'user') continue;
+    const text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? '').join(' ') : '';
+    return dominantLanguageOf(text) ?? null;
+  }
+  return null;
+}
+
 export async function handleChat(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: ChatDeps): Promise<void> {
   const body = parseChatRequest(await readBody(req, deps.bodyLimit));
   const plan = deps.router.resolve(body.model);
   if (!plan) throw modelNotFound(body.model);
   const role = plan.role;
   const header = req.headers['x-warden-language'];
-  const language = typeof header === 'string' && LANGUAGE_TAG.test(header) ? header.slice(0, 2).toLowerCase() : (role?.config.language ?? null);
+  const language = typeof header === 'string' && LANGUAGE_TAG.test(header) ? header.slice(0, 2).toLowerCase() : (role?.config.language ?? userLanguage(body, role?.config.checks));
   let escalation = null;
   if (role?.config.escalation) {
     const difficulty = req.headers['x-warden-difficulty'];

@@ -39,6 +39,7 @@ roles:
   patient:   { tier: degrade, models: [r1, fb], retry: { maxWait: 5s, budget: 10s } }
   hurried:   { tier: degrade, models: [r2, fb], retry: { maxWait: 5s, budget: 10s } }
   lusophone: { tier: degrade, models: [ptweak, other, ptgood], checks: [language], language: pt }
+  polyglot:  { tier: degrade, models: [ptweak, ptgood], checks: [language] }
   streamy:   { tier: degrade, models: [stray, clean], checks: [prefix, encoding], holdBack: { chars: 60, ms: 2s } }
   smart:     { tier: degrade, models: [easy], escalation: { model: strong, threshold: 0.6, keywords: [prove] } }
 `;
@@ -182,6 +183,13 @@ describe('resilience', () => {
     assert.ok(data.choices[0]!.message.content!.length > 100);
     const entry = h.gateway.store.ledger(1)[0]!;
     assert.deepEqual([entry.primaryRoute, entry.finalRoute, entry.outcome], ['ptweak@ptweak', 'ptgood@ptgood', 'fallback']);
+  });
+
+  test('without a configured language the reply is expected in the language the user wrote in', async () => {
+    const messages = [{ role: 'user' as const, content: 'Boa noite! Você pode me contar uma história curta sobre o mar?' }];
+    const { response } = await h.client.chat.completions.create({ model: 'polyglot', messages }).withResponse();
+    assert.equal(response.headers.get('x-warden-route'), 'ptgood@ptgood');
+    assert.match(response.headers.get('x-warden-fallback') ?? '', /^quality:(mixed|wrong)_language at ptweak@ptweak$/);
   });
 
   test('a stream with a bad prefix inside the hold-back window falls back before the first byte', async () => {

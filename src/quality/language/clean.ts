@@ -36,24 +36,34 @@ function blank(text: string, pattern: RegExp): string {
 }
 
 // Opening mark → the marks that may close it. German and Polish open „ and close “ or ”.
-const CLOSERS: Readonly<Record<string, string>> = {
-  '“': '”', '„': '“”', '«': '»', '‹': '›', '「': '」', '『': '』', '"': '"', '＂': '＂', '*': '*', '_': '_',
-};
+const CLOSERS = new Map<number, readonly number[]>(
+  Object.entries({ '“': '”', '„': '“”', '«': '»', '‹': '›', '「': '」', '『': '』', '"': '"', '＂': '＂', '*': '*', '_': '_' }).map(([open, close]) => [
+    open.charCodeAt(0),
+    Array.from(close, (c) => c.charCodeAt(0)),
+  ]),
+);
+const ANY_OPENER = /["“„«‹「『＂*_]/;
+const STAR = 0x2a;
+const UNDERSCORE = 0x5f;
+const NEWLINE = 0x0a;
 const MAX_QUOTE = 400; // code units; a longer "quotation" is the reply itself
 const MAX_EMPHASIS = 80;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 function markQuotes(text: string): Uint8Array {
   const quoted = new Uint8Array(text.length);
+  if (!ANY_OPENER.test(text)) return quoted;
   for (let i = 0; i < text.length; i++) {
-    const closers = CLOSERS[text[i] ?? ''];
+    const opener = text.charCodeAt(i);
+    const closers = CLOSERS.get(opener);
     if (closers === undefined) continue;
-    const emphasis = text[i] === '*' || text[i] === '_';
+    const emphasis = opener === STAR || opener === UNDERSCORE;
     if (emphasis && !opensEmphasis(text, i)) continue;
     const limit = Math.min(text.length, i + 1 + (emphasis ? MAX_EMPHASIS : MAX_QUOTE));
     let close = -1;
     for (let j = i + 1; j < limit; j++) {
-      const c = text[j] ?? '';
-      if (c === '\n' && (emphasis || text[j + 1] === '\n')) break; // quotes do not cross paragraphs
+      const c = text.charCodeAt(j);
+      if (c === NEWLINE && (emphasis || text.charCodeAt(j + 1) === NEWLINE)) break; // quotes do not cross paragraphs
       if (closers.includes(c)) {
         close = j;
         break;
@@ -68,7 +78,7 @@ function markQuotes(text: string): Uint8Array {
 
 /** `*word` or `_word` opens emphasis; `* item` (a list bullet) and `a*b` do not. */
 function opensEmphasis(text: string, i: number): boolean {
-  const next = text[i + 1] ?? ' ';
-  const previous = i > 0 ? (text[i - 1] ?? ' ') : ' ';
-  return !/\s/.test(next) && next !== text[i] && !/[\p{L}\p{N}]/u.test(previous);
+  const next = text.charCodeAt(i + 1);
+  if (Number.isNaN(next) || next === text.charCodeAt(i) || next === 0x20 || next === 0x0a || next === 0x09) return false;
+  return i === 0 || !WORD_CHAR.test(text[i - 1] ?? ' ');
 }

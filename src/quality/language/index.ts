@@ -57,6 +57,16 @@ function dominantLanguage(readings: readonly Reading[]): string | undefined {
   return best !== undefined && LANGUAGE_GROUP[best] !== undefined && bestWeight >= MIN_DOMINANT_SHARE * total ? best : undefined;
 }
 
+export { Script, scriptOf, lowerCodeUnit } from './script.js';
+
+/**
+ * The product language a text is written in, when one clearly dominates it: used to expect
+ * the user's own language in a reply when neither the role nor the request names one.
+ */
+export function dominantLanguageOf(text: string): Language | undefined {
+  return dominantLanguage(segment(cleanForLanguage(text)).map(read)) as Language | undefined;
+}
+
 /** Loads eld's n-gram data now (~0.5 s) instead of at the first reply that needs it. */
 export function warmUpLanguage(): void {
   ngramModel();

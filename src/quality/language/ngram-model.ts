@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { QualityError } from '../errors.js';
-import { GramIndex, packGram } from './gram-table.js';
+import { GramIndex, packGram } from '../hash-table.js';
 
 export interface NgramModel {
   /** Language codes by index, eld's `ms` already renamed `id` (eld has no Indonesian of its own). */

@@ -1,8 +1,8 @@
 // Scores a span of text against eld's 60 languages: eld's own scheme (words lowercased and
 // read as UTF-8 bytes, 4-byte n-grams at a stride of 3, each distinct n-gram counted once),
 // done in one pass without per-call regexes. Deterministic: same text, same scores.
-import { isBmpLetter } from './script.js';
-import { GramSet } from './gram-table.js';
+import { isBmpLetter, lowerCodeUnit } from './script.js';
+import { GramSet } from '../hash-table.js';
 import { ngramModel, type NgramModel } from './ngram-model.js';
 
 export interface LanguageScore {
@@ -29,11 +29,9 @@ const DOTTED_CAPITAL_I = 0x130; // lowercases to two code units, i + U+0307
 const seen = new GramSet();
 const word = new Uint8Array(1024);
 let raw = new Float64Array(0);
-let lower: Uint16Array | undefined;
 
 export function scoreText(text: string): LanguageScores {
   const model = ngramModel();
-  lower ??= lowercaseTable();
   if (raw.length !== model.languages.length) raw = new Float64Array(model.languages.length);
   raw.fill(0);
   seen.clear();
@@ -60,7 +58,7 @@ export function scoreText(text: string): LanguageScores {
         put(0x69);
         put(0x307);
       } else {
-        put(lower[c] ?? c);
+        put(lowerCodeUnit(c));
       }
     } else if (length > 0) {
       unpackable += addWord(model, length);
@@ -97,16 +95,6 @@ function addNgram(model: NgramModel, key: number): void {
     const language = model.entryLanguage[k] ?? 0;
     raw[language] = (raw[language] ?? 0) + (model.entryScore[k] ?? 0);
   }
-}
-
-/** BMP code unit → its lowercase code unit (String#toLowerCase, locale-free), one table lookup per letter. */
-function lowercaseTable(): Uint16Array {
-  const table = new Uint16Array(0x10000);
-  for (let c = 0; c < 0x10000; c++) {
-    const lowered = c >= 0xd800 && c <= 0xdfff ? '' : String.fromCharCode(c).toLowerCase();
-    table[c] = lowered.length === 1 ? lowered.charCodeAt(0) : c;
-  }
-  return table;
 }
 
 function rank(model: NgramModel, totals: Float64Array, ngrams: number): LanguageScores {

@@ -129,3 +129,18 @@ export function letterWeight(script: Script): number {
     default: return 1;
   }
 }
+
+// BMP code unit → its lower-case code unit (String#toLowerCase, locale-free; one-to-many
+// mappings such as İ keep the letter), built at first use.
+let LOWER: Uint16Array | undefined;
+
+export function lowerCodeUnit(codeUnit: number): number {
+  if (!LOWER) {
+    LOWER = new Uint16Array(0x10000);
+    for (let c = 0; c < 0x10000; c++) {
+      const lowered = c >= 0xd800 && c <= 0xdfff ? '' : String.fromCharCode(c).toLowerCase();
+      LOWER[c] = lowered.length === 1 ? lowered.charCodeAt(0) : c;
+    }
+  }
+  return LOWER[codeUnit] ?? codeUnit;
+}

@@ -31,9 +31,15 @@ const MIN_EMBEDDED_WORDS = 3;
 
 const GROUPS: readonly ScriptGroup[] = ['latin', 'cyrillic', 'arabic', 'devanagari', 'thai', 'hangul', 'cjk', 'other'];
 const SPACED: ReadonlySet<ScriptGroup> = new Set(['latin', 'cyrillic', 'arabic', 'devanagari', 'other']);
-const HARD_STOPS = new Set(['。', '！', '？', '؟', '।', '॥', '\n']);
-const SOFT_STOPS = new Set(['.', '!', '?', '…']); // end a sentence only before a space or the end
-const AFTER_SOFT_STOP = /[\s"'”’»」』)\]）]/;
+const codes = (chars: string): ReadonlySet<number> => new Set(Array.from(chars, (c) => c.charCodeAt(0)));
+const HARD_STOPS = codes('。！？؟।॥\n');
+const SOFT_STOPS = codes('.!?…'); // end a sentence only before a space, a closing mark or the end
+const AFTER_SOFT_STOP = codes(' \t\r\n\u00a0"\'”’»」』)]）');
+// Script → index into GROUPS (-1: not a letter), so the loop below never touches a string.
+const GROUP_INDEX: readonly number[] = [Script.None, Script.Latin, Script.Cyrillic, Script.Arabic, Script.Devanagari, Script.Thai, Script.Hangul, Script.Han, Script.Kana, Script.Other].map((script) => {
+  const group = groupOf(script);
+  return group === undefined ? -1 : GROUPS.indexOf(group);
+});
 
 interface Accumulator {
   weight: number;
@@ -76,13 +82,12 @@ export function segment(clean: CleanText): Unit[] {
     const codePoint = text.codePointAt(i) ?? 0;
     const size = codePoint > 0xffff ? 2 : 1;
     const script = scriptOf(codePoint);
-    const group = groupOf(script);
-    if (group !== undefined) {
+    const g = GROUP_INDEX[script] ?? -1;
+    if (g >= 0) {
       // Entering or leaving a quotation ends a unit: a quoted phrase is judged on its own.
       const inQuote = quoted[i] === 1;
       if (lastLetterEnd > sentenceStart && inQuote !== lastLetterQuoted) flush(i);
       lastLetterQuoted = inQuote;
-      const g = GROUPS.indexOf(group);
       if (g !== runGroup) {
         closeRun(lastLetterEnd);
         runGroup = g;
@@ -104,8 +109,7 @@ export function segment(clean: CleanText): Unit[] {
     } else {
       // An apostrophe inside a word (don't, l'homme) does not start a new word.
       previousLetter = previousLetter && (codePoint === 0x27 || codePoint === 0x2019) && scriptOf(text.codePointAt(i + 1) ?? 0) !== Script.None;
-      const char = text[i] ?? '';
-      if (HARD_STOPS.has(char) || (SOFT_STOPS.has(char) && (i + 1 >= text.length || AFTER_SOFT_STOP.test(text[i + 1] ?? '')))) {
+      if (HARD_STOPS.has(codePoint) || (SOFT_STOPS.has(codePoint) && (i + 1 >= text.length || AFTER_SOFT_STOP.has(text.charCodeAt(i + 1))))) {
         flush(i + size);
       }
     }

@@ -1,7 +1,7 @@
-// Open-addressing hash tables keyed by an n-gram packed into a number (its characters, all
-// below 256, as base-256 digits; at most six of them, so under 2^48). Scoring reads several
-// hundred n-grams per reply; packed keys in typed arrays avoid building and hashing a string
-// for each, which is where a Map<string, …> spent most of its time.
+// Open-addressing hash tables keyed by numbers below 2^53: n-grams packed into a number
+// (language scoring: characters below 256 as base-256 digits, at most six) or hashed into one
+// (repetition: four token hashes). Several hundred n-grams per reply; numeric keys in typed
+// arrays avoid building and hashing a string for each, where a Map<string, …> spent its time.
 
 const EMPTY = -1;
 
