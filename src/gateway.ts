@@ -5,14 +5,14 @@ import { Catalog, DiscoveryLoop } from './catalog/index.js';
 import { ConfigError, type WardenConfig } from './config/index.js';
 import { systemClock, type Clock } from './clock/index.js';
 import { Blocklist, RouteAdmission } from './health/index.js';
-import { BreakerBoard, type BreakerPolicy } from './resilience/index.js';
+import { BreakerBoard, InFlight, type BreakerPolicy } from './resilience/index.js';
 import { Router } from './routing/index.js';
 import { QualityGate } from './routing/gate.js';
 import { warmUp as warmUpQuality } from './quality/index.js';
 import { createApp } from './server/index.js';
 import { MemoryStore, type Store } from './state/index.js';
 import { Audit, createLogger, GatewayMetrics, type Logger } from './telemetry/index.js';
-import { PoolSet } from './upstream/index.js';
+import { PoolSet, routeShed } from './upstream/index.js';
 
 export interface GatewayOptions {
   log?: Logger;
@@ -45,14 +45,25 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const catalog = new Catalog(config);
   const router = new Router(config, catalog);
   const blocklist = new Blocklist(now);
-  for (const entry of config.blocklist) blocklist.add({ route: entry.route, layer: 'builtin', reason: entry.reason, until: null });
+  config.blocklist.forEach((entry, i) => blocklist.add({ id: `builtin-${i + 1}`, route: entry.route, layer: 'builtin', reason: entry.reason, until: null }));
   const pools = new PoolSet();
   const metrics = new GatewayMetrics({ processMetrics: options.processMetrics });
   const audit = new Audit(store, log, now);
+  const inflight = new InFlight(clock);
+  // A route that leaves service takes no new request at once (admission); what it holds
+  // gets the drain window, then is aborted and, where nothing was sent yet, retried elsewhere.
+  const drain = (route: string, why: string) => {
+    const held = inflight.count(route);
+    if (held === 0) return;
+    audit.record('shed', route, { why, inFlight: held, drainWindowMs: config.server.drainWindow });
+    void inflight.drain(route, config.server.drainWindow, routeShed(route, why));
+  };
   const board = new BreakerBoard((route) => breakerPolicy(config, route), store, clock, (route, t) => {
     metrics.recordBreakerTransition(route, t.to, t.openMs, t.to === 'closed' && t.from === 'half_open' ? t.probes <= 1 : null);
     audit.record(`breaker_${t.to}`, route, { from: t.from, cause: t.cause, retryAt: t.retryAt }, t.to === 'open' ? 'warn' : 'info');
+    if (t.to === 'open' && t.from === 'closed') drain(route, 'breaker opened');
   });
+  blocklist.onLeave((route, entry) => drain(route, `${entry.layer}: ${entry.reason}`));
   const health = new RouteAdmission(blocklist, board, clock);
   const gates = new Map<string, QualityGate>();
   for (const [name, role] of Object.entries(config.roles)) if (role.checks.length > 0) gates.set(name, new QualityGate(name, role));
@@ -66,6 +77,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     metrics,
     audit,
     clock,
+    inflight,
     gateFor: (role) => gates.get(role) ?? null,
     log,
     bodyLimit: config.server.bodyLimit,

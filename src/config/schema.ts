@@ -126,6 +126,8 @@ const server = z.strictObject({
   bodyLimit: z.number().int().min(1024).default(4 * 1024 * 1024),
   /** Serving without client keys on a non-loopback address must be asked for explicitly. */
   allowAnonymous: z.boolean().default(false),
+  /** When a route leaves service, how long its in-flight requests may still finish before being aborted. */
+  drainWindow: duration.default(2_000),
 });
 
 const state = z.union([

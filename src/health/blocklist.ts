@@ -1,11 +1,15 @@
-// Routes kept out of service, by layer. This issue has the reviewed built-in layer from the
-// config; the runtime incident and canary quarantine layers add entries the same way.
+// Routes kept out of service, by layer (seed 000's three layers, plus manual shed):
+// `builtin` — reviewed entries from the config; `runtime` — incident entries added through
+// the admin API; `quarantine` — the canary's timed entries; `shed` — an operator's manual
+// shed. A manual `restore` keeps a route in service whatever the canary says. The merged
+// view decides admission and becomes OpenRouter's provider.ignore.
 import type { CatalogModel } from '../catalog/index.js';
 import { parseRouteId } from '../catalog/index.js';
 
-export type BlockLayer = 'builtin' | 'runtime' | 'quarantine';
+export type BlockLayer = 'builtin' | 'runtime' | 'quarantine' | 'shed';
 
 export interface BlockEntry {
+  id: string;
   route: string;
   layer: BlockLayer;
   reason: string;
@@ -13,23 +17,83 @@ export interface BlockEntry {
   until: number | null;
 }
 
+export type LeaveListener = (route: string, entry: BlockEntry) => void;
+
 export class Blocklist {
-  #entries = new Map<string, BlockEntry[]>();
+  #entries = new Map<string, BlockEntry>();
+  #byRoute = new Map<string, BlockEntry[]>();
+  #restored = new Map<string, number | null>();
   #ignoreCache = new Map<string, readonly string[]>();
+  #listeners: LeaveListener[] = [];
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /** Called when an entry takes a route that was in service out of it (to shed and drain). */
+  onLeave(listener: LeaveListener): void {
+    this.#listeners.push(listener);
+  }
+
   add(entry: BlockEntry): void {
-    const list = this.#entries.get(entry.route) ?? [];
+    const wasBlocked = this.isBlocked(entry.route);
+    this.remove(entry.id);
+    this.#entries.set(entry.id, entry);
+    const list = this.#byRoute.get(entry.route) ?? [];
     list.push(entry);
-    this.#entries.set(entry.route, list);
+    this.#byRoute.set(entry.route, list);
+    this.#ignoreCache.clear();
+    if (!wasBlocked && this.isBlocked(entry.route)) for (const l of this.#listeners) l(entry.route, entry);
+  }
+
+  remove(id: string): BlockEntry | undefined {
+    const entry = this.#entries.get(id);
+    if (!entry) return undefined;
+    this.#entries.delete(id);
+    const list = (this.#byRoute.get(entry.route) ?? []).filter((e) => e.id !== id);
+    if (list.length > 0) this.#byRoute.set(entry.route, list);
+    else this.#byRoute.delete(entry.route);
+    this.#ignoreCache.clear();
+    return entry;
+  }
+
+  /** Removes a route's entries of one layer; returns them. */
+  removeLayer(route: string, layer: BlockLayer): BlockEntry[] {
+    const removed = (this.#byRoute.get(route) ?? []).filter((e) => e.layer === layer);
+    for (const e of removed) this.remove(e.id);
+    return removed;
+  }
+
+  /** Keeps a route in service over the canary's quarantine (not over human blocks). */
+  restore(route: string, until: number | null): void {
+    this.#restored.set(route, until);
     this.#ignoreCache.clear();
   }
 
-  /** The entries currently holding a route out of service (expired ones are ignored). */
+  unrestore(route: string): void {
+    this.#restored.delete(route);
+    this.#ignoreCache.clear();
+  }
+
+  isRestored(route: string): boolean {
+    if (!this.#restored.has(route)) return false;
+    const until = this.#restored.get(route)!;
+    return until === null || until > this.now();
+  }
+
+  get(id: string): BlockEntry | undefined {
+    return this.#entries.get(id);
+  }
+
+  all(): BlockEntry[] {
+    return [...this.#entries.values()];
+  }
+
+  /** The entries currently holding a route out of service (lapsed ones and restored quarantines are ignored). */
   entriesFor(routeId: string): BlockEntry[] {
+    const list = this.#byRoute.get(routeId);
+    if (!list) return NONE;
     const now = this.now();
-    return (this.#entries.get(routeId) ?? []).filter((e) => e.until === null || e.until > now);
+    const restored = this.isRestored(routeId);
+    return list.filter((e) => (e.until === null || e.until > now) && !(restored && e.layer === 'quarantine'));
   }
 
   isBlocked(routeId: string): boolean {
@@ -38,13 +102,13 @@ export class Blocklist {
 
   /**
    * Endpoint names of `model` that must not serve, for an aggregator's ignore list. Cached
-   * until the list changes, so the hot path allocates nothing; a timed entry bounds the cache.
+   * until the list changes, so the hot path allocates nothing; timed entries bound the cache.
    */
   ignoredEndpoints(model: CatalogModel): readonly string[] {
     const cached = this.#ignoreCache.get(model.name);
-    if (cached && !this.#hasTimedEntries) return cached;
+    if (cached && !this.#hasTimedEntries()) return cached;
     const out: string[] = [];
-    for (const routeId of this.#entries.keys()) {
+    for (const routeId of this.#byRoute.keys()) {
       const parts = parseRouteId(routeId);
       if (parts && parts.model === model.name && parts.endpoint !== null && this.isBlocked(routeId)) out.push(parts.endpoint);
     }
@@ -52,8 +116,11 @@ export class Blocklist {
     return out;
   }
 
-  get #hasTimedEntries(): boolean {
-    for (const list of this.#entries.values()) if (list.some((e) => e.until !== null)) return true;
+  #hasTimedEntries(): boolean {
+    for (const e of this.#entries.values()) if (e.until !== null) return true;
+    for (const until of this.#restored.values()) if (until !== null) return true;
     return false;
   }
 }
+
+const NONE: BlockEntry[] = [];

@@ -1,2 +1,2 @@
-export { Blocklist, type BlockEntry, type BlockLayer } from './blocklist.js';
+export { Blocklist, type BlockEntry, type BlockLayer, type LeaveListener } from './blocklist.js';
 export { RouteAdmission } from './admission.js';

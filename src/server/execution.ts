@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'n
 import type { Clock } from '../clock/index.js';
 import { GatewayError } from '../protocol/errors.js';
 import type { ChatRequest, Usage } from '../protocol/types.js';
-import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard } from '../resilience/index.js';
+import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
 import type { QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome } from '../telemetry/index.js';
@@ -26,6 +26,7 @@ export interface ExecutionDeps {
   audit: Audit;
   log: Logger;
   clock: Clock;
+  inflight: InFlight;
   gateFor(role: string): QualityGate | null;
 }
 
@@ -122,8 +123,22 @@ export class ChatExecution {
       thinking: choice.thinking,
       thinkingSwitch: model.upstream.thinkingSwitch,
     });
-    return new Promise<AttemptResult>((resolve) => {
-      const sink = this.r.stream ? this.#streamRelay(choice, resolve) : new JsonRelay(model, resolve);
+    return new Promise<AttemptResult>((settle) => {
+      // Registered under its route while in flight, so a route leaving service can drain it.
+      let registeredAs = choice.routeId;
+      const handle = { abort: (failure: UpstreamFailure) => this.#exchange?.abort(failure) };
+      this.d.inflight.add(registeredAs, handle);
+      const resolve = (result: AttemptResult) => {
+        this.d.inflight.remove(registeredAs, handle);
+        settle(result);
+      };
+      const onServed = (route: string) => {
+        if (route === registeredAs) return;
+        this.d.inflight.remove(registeredAs, handle);
+        registeredAs = route;
+        this.d.inflight.add(route, handle);
+      };
+      const sink = this.r.stream ? this.#streamRelay(choice, resolve, onServed) : new JsonRelay(model, resolve);
       this.#exchange = new Exchange(
         {
           dispatcher: this.d.pools.get(model.upstream.origin, { connections: model.upstream.connections, connectTimeoutMs: model.timeouts.connect }),
@@ -140,7 +155,7 @@ export class ChatExecution {
     });
   }
 
-  #streamRelay(choice: AttemptChoice, resolve: (r: AttemptResult) => void): StreamRelay {
+  #streamRelay(choice: AttemptChoice, resolve: (r: AttemptResult) => void, onServed: (route: string) => void): StreamRelay {
     const gate = this.#gate;
     const holdBack = this.r.plan.role?.config.holdBack ?? null;
     return new StreamRelay(
@@ -152,7 +167,11 @@ export class ChatExecution {
         collect: gate?.active ?? false,
         headers: (served) => this.#headers(this.#servedRoute(choice, served)),
         routeId: (served) => this.#servedRoute(choice, served),
-        onFirstToken: (served) => this.d.metrics.recordFirstToken(this.r.plan.label, this.#servedRoute(choice, served), this.#elapsed() / 1000),
+        onFirstToken: (served) => {
+          const route = this.#servedRoute(choice, served);
+          onServed(route);
+          this.d.metrics.recordFirstToken(this.r.plan.label, route, this.#elapsed() / 1000);
+        },
       },
       resolve,
     );
@@ -180,7 +199,7 @@ export class ChatExecution {
         return { choice, outcome: outcome === 'rate_limited' ? 'rate_limited' : 'transport', reason: `upstream_status_${result.status}`, servedEndpoint: null, status: result };
       }
       case 'failure':
-        this.d.board.failure(route, probe, result.failure.code);
+        if (result.failure.kind !== 'shed') this.d.board.failure(route, probe, result.failure.code);
         return { choice, outcome: 'transport', reason: result.failure.code, servedEndpoint: served, failure: result.failure };
       case 'answer': {
         this.d.board.success(route, probe);
@@ -199,7 +218,7 @@ export class ChatExecution {
       case 'streamed': {
         const failure = result.failure;
         if (failure === null) this.d.board.success(route, probe);
-        else if (failure.kind !== 'aborted') this.d.board.failure(route, probe, failure.code);
+        else if (failure.kind !== 'aborted' && failure.kind !== 'shed') this.d.board.failure(route, probe, failure.code);
         if (result.text !== null && this.#gate && failure === null) {
           // Already sent: a failure here can only be recorded, never switched silently.
           const verdict = this.#gate.judge({ text: result.text, finishReason: result.finishReason }, this.r.language);

@@ -1,2 +1,2 @@
-export type { Store, AuditEvent, LedgerEntry } from './store.js';
+export type { Store, AuditEvent, LedgerEntry, RuntimeBlock } from './store.js';
 export { MemoryStore } from './memory.js';

@@ -1,10 +1,13 @@
 // The in-process Store: for one instance without persistence, and for tests of pure logic.
+import type { CanaryRouteState } from '../canary/types.js';
 import type { BreakerSnapshot } from '../resilience/breaker.js';
-import type { AuditEvent, LedgerEntry, Store } from './store.js';
+import type { AuditEvent, LedgerEntry, RuntimeBlock, Store } from './store.js';
 
 export class MemoryStore implements Store {
-  readonly kind = 'memory';
+  readonly kind: string = 'memory';
   #breakers = new Map<string, BreakerSnapshot>();
+  #canary = new Map<string, CanaryRouteState>();
+  #blocks = new Map<string, RuntimeBlock>();
   #audit: AuditEvent[] = [];
   #ledger: LedgerEntry[] = [];
 
@@ -22,8 +25,16 @@ export class MemoryStore implements Store {
     push(this.#audit, event, this.keep);
   }
 
-  audit(limit: number): AuditEvent[] {
-    return this.#audit.slice(-limit).reverse();
+  audit(limit: number, filter: { route?: string; type?: string; since?: number } = {}): AuditEvent[] {
+    const out: AuditEvent[] = [];
+    for (let i = this.#audit.length - 1; i >= 0 && out.length < limit; i--) {
+      const e = this.#audit[i]!;
+      if (filter.route !== undefined && e.route !== filter.route) continue;
+      if (filter.type !== undefined && e.type !== filter.type) continue;
+      if (filter.since !== undefined && e.at < filter.since) continue;
+      out.push(e);
+    }
+    return out;
   }
 
   appendLedger(entry: LedgerEntry): void {
@@ -32,6 +43,30 @@ export class MemoryStore implements Store {
 
   ledger(limit: number): LedgerEntry[] {
     return this.#ledger.slice(-limit).reverse();
+  }
+
+  getCanaryState(route: string): CanaryRouteState | undefined {
+    return this.#canary.get(route);
+  }
+
+  putCanaryState(route: string, state: CanaryRouteState): void {
+    this.#canary.set(route, state);
+  }
+
+  canaryStates(): Map<string, CanaryRouteState> {
+    return new Map(this.#canary);
+  }
+
+  putBlock(block: RuntimeBlock): void {
+    this.#blocks.set(block.id, block);
+  }
+
+  deleteBlock(id: string): boolean {
+    return this.#blocks.delete(id);
+  }
+
+  blocks(): RuntimeBlock[] {
+    return [...this.#blocks.values()];
   }
 
   async close(): Promise<void> {}

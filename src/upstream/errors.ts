@@ -1,7 +1,8 @@
 // Failures of one upstream exchange, each with a stable code. Whether a failure counts
 // against the route (transport) or not is decided from `kind` by the resilience layer.
 
-export type UpstreamFailureKind = 'connect' | 'timeout' | 'reset' | 'invalid_response' | 'aborted';
+/** `shed`: Warden itself ended the exchange because its route left service (not the route's fault). */
+export type UpstreamFailureKind = 'connect' | 'timeout' | 'reset' | 'invalid_response' | 'aborted' | 'shed';
 
 export class UpstreamFailure extends Error {
   constructor(
@@ -20,6 +21,8 @@ export function isUpstreamFailure(e: unknown): e is UpstreamFailure {
 
 export const timeoutFailure = (phase: 'first_byte' | 'first_token' | 'total', ms: number) =>
   new UpstreamFailure('timeout', `upstream_timeout_${phase}`, `upstream gave no ${phase.replace('_', ' ')} within ${ms} ms`);
+
+export const routeShed = (route: string, why: string) => new UpstreamFailure('shed', 'route_shed', `route ${route} left service (${why}) while the request was in flight`);
 
 export const invalidResponse = (detail: string) => new UpstreamFailure('invalid_response', 'upstream_invalid_response', detail);
 

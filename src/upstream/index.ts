@@ -5,7 +5,7 @@ export { Exchange, type ExchangeSink, type ExchangeRequest } from './exchange.js
 export { PoolSet } from './pools.js';
 export { stripReasoning } from './thinking.js';
 export { listEndpoints, parseEndpointListing } from './discovery.js';
-export { UpstreamFailure, isUpstreamFailure, invalidResponse, timeoutFailure } from './errors.js';
+export { UpstreamFailure, isUpstreamFailure, invalidResponse, timeoutFailure, routeShed } from './errors.js';
 
 import type { UpstreamAdapter } from './adapter.js';
 import { openAICompatible } from './openai-compatible.js';
