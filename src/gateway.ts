@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Catalog, DiscoveryLoop } from './catalog/index.js';
 import { ConfigError, type WardenConfig } from './config/index.js';
 import { systemClock, type Clock } from './clock/index.js';
-import { Blocklist, RouteAdmission } from './health/index.js';
+import { Blocklist, RouteAdmission, RouteControl } from './health/index.js';
 import { BreakerBoard, InFlight, type BreakerPolicy } from './resilience/index.js';
 import { Router } from './routing/index.js';
 import { QualityGate } from './routing/gate.js';
@@ -28,6 +28,7 @@ export interface Gateway {
   readonly catalog: Catalog;
   readonly blocklist: Blocklist;
   readonly breakers: BreakerBoard;
+  readonly control: RouteControl;
   readonly store: Store;
   readonly server: Server;
   /** Discovers routes, then listens; resolves with the base URL. */
@@ -65,6 +66,8 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   });
   blocklist.onLeave((route, entry) => drain(route, `${entry.layer}: ${entry.reason}`));
   const health = new RouteAdmission(blocklist, board, clock);
+  const control = new RouteControl(catalog, blocklist, board, store, audit, clock);
+  control.restoreFromStore();
   const gates = new Map<string, QualityGate>();
   for (const [name, role] of Object.entries(config.roles)) if (role.checks.length > 0) gates.set(name, new QualityGate(name, role));
   const discovery = new DiscoveryLoop(catalog, config, pools, log, now);
@@ -79,6 +82,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     clock,
     inflight,
     gateFor: (role) => gates.get(role) ?? null,
+    admin: { adminToken: config.server.adminToken, control, store, canary: null },
     log,
     bodyLimit: config.server.bodyLimit,
     clientKeys: config.server.clientKeys,
@@ -100,6 +104,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     catalog,
     blocklist,
     breakers: board,
+    control,
     store,
     server,
     async listen(port = config.server.port, host = config.server.host) {

@@ -11,6 +11,8 @@ export {
   type RoleConfig,
   type TimeoutConfig,
   type BreakerConfig,
+  type CanaryConfig,
+  type NotifyConfig,
   type ThinkingMode,
   STRUCTURED_ROLE_NAMES,
 } from './schema.js';

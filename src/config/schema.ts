@@ -137,10 +137,32 @@ const state = z.union([
 ]);
 
 const canary = z.strictObject({
+  /** observe: compute everything and record "would quarantine", change nothing; enforce: act. */
   mode: z.enum(['observe', 'enforce']).default('observe'),
   interval: duration.default(1_800_000),
+  /** Models whose every route is probed each round. */
   watch: z.array(name).default([]),
+  /** Rotated through round by round by the language probe. */
   languages: z.array(z.string()).default(['en']),
+  firstTokenLimit: duration.default(10_000),
+  failedRounds: z.number().int().min(1).default(2),
+  cleanRounds: z.number().int().min(1).default(2),
+  ladder: z.array(duration).min(1).default([86_400_000, 3 * 86_400_000, 7 * 86_400_000]),
+  forgiveAfter: duration.default(14 * 86_400_000),
+  capacityFloor: z.number().int().min(0).default(2),
+  /** Routes known to filter: they must fail the filter probe, or the probe is invalid for the round. */
+  controls: z.array(z.string()).default([]),
+  /** Routes probed at once; one slow route does not hold the others' verdicts. */
+  concurrency: z.number().int().min(1).max(64).default(4),
+  /** Completion tokens a round may spend; probes past it are inconclusive. */
+  tokenBudget: z.number().int().min(1).default(50_000),
+});
+
+const notify = z.strictObject({
+  /** Key changes (quarantine, release, floor held, probe invalidated, config faults) are POSTed here as JSON. */
+  webhooks: z.array(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })).default([]),
+  timeout: duration.default(5_000),
+  retries: z.number().int().min(0).max(10).default(3),
 });
 
 const blockEntry = z.strictObject({ route: z.string().min(1), reason: z.string().min(1) });
@@ -155,6 +177,7 @@ export const configSchema = z
     models: z.record(name, model),
     roles: z.record(name, role).default({}),
     canary: canary.optional(),
+    notify: notify.default({ webhooks: [], timeout: 5_000, retries: 3 }),
     blocklist: z.array(blockEntry).default([]),
   })
   .superRefine((config, ctx) => {
@@ -199,6 +222,8 @@ export type ModelConfig = WardenConfig['models'][string];
 export type RoleConfig = WardenConfig['roles'][string];
 export type TimeoutConfig = z.output<typeof timeouts>;
 export type BreakerConfig = z.output<typeof breaker>;
+export type CanaryConfig = z.output<typeof canary>;
+export type NotifyConfig = z.output<typeof notify>;
 export type ThinkingMode = RoleConfig['thinking'];
 
 /** ` (did you mean "chat-small"?)` when a known name is one or two edits away. */

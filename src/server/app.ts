@@ -4,10 +4,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import type { Secret } from '../config/index.js';
 import { GatewayError, isGatewayError, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
+import { handleAdmin, type AdminDeps } from './admin.js';
 import { handleChat, type ChatDeps } from './chat.js';
 import { sendError, sendJson, sendRaw } from './respond.js';
 
 export interface AppDeps extends ChatDeps {
+  admin: AdminDeps;
   clientKeys: readonly Secret[];
   /** Body of GET /v1/models, prepared at start. */
   modelList: () => unknown;
@@ -49,6 +51,7 @@ async function route(req: IncomingMessage, res: ServerResponse, requestId: strin
     case '/metrics':
       return sendRaw(res, 200, await deps.metrics.text(), { 'content-type': deps.metrics.contentType });
     default:
+      if (path.startsWith('/admin/')) return handleAdmin(req, res, path, new URLSearchParams(url.slice(path.length + 1)), deps.admin);
       throw notFound(path);
   }
 }

@@ -1,0 +1,131 @@
+// Sends one probe to one route, pinned to it alone with fallbacks off, with the same
+// credentials, timeouts and upstream model name as live traffic; reports what came back
+// (status, text, first-token time) without judging it.
+import type { CatalogModel } from '../catalog/index.js';
+import { SseReader } from '../protocol/sse.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../protocol/types.js';
+import { classifyStatus } from '../resilience/index.js';
+import { Exchange, UpstreamFailure, type ExchangeSink, type PoolSet } from '../upstream/index.js';
+import type { ProbeExchange, ProbeRequest } from './types.js';
+
+export interface ProbeTarget {
+  model: CatalogModel;
+  /** The endpoint to pin (aggregator routes), or null for a direct route. */
+  endpoint: string | null;
+}
+
+const FIRST_TOKEN_SEEN = new UpstreamFailure('aborted', 'probe_first_token', 'first token received; the latency probe needs no more');
+const OVER_LIMIT = new UpstreamFailure('aborted', 'probe_first_token_over_limit', 'no first token within the limit');
+
+/** `firstTokenLimitMs` bounds how long a latency probe waits for its first token after the headers. */
+export function sendProbe(target: ProbeTarget, probe: ProbeRequest, pools: PoolSet, firstTokenLimitMs: number): Promise<ProbeExchange> {
+  const { model } = target;
+  const body = { ...probe.body, model: model.upstreamModel } as ChatRequest;
+  model.adapter.shapeBody(body, { upstreamModel: model.upstreamModel, pinnedEndpoint: target.endpoint, ignoredEndpoints: [], thinking: 'auto', thinkingSwitch: undefined });
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const sink = new ProbeSink(probe, started, firstTokenLimitMs, resolve);
+    const exchange = new Exchange(
+      {
+        dispatcher: pools.get(model.upstream.origin, { connections: model.upstream.connections, connectTimeoutMs: model.timeouts.connect }),
+        path: model.upstream.chatPath,
+        headers: model.upstream.headers as Record<string, string>,
+        body: JSON.stringify(body),
+        firstByteTimeoutMs: model.timeouts.firstByte,
+        totalTimeoutMs: model.timeouts.total,
+      },
+      sink,
+    );
+    sink.exchange = exchange;
+  });
+}
+
+class ProbeSink implements ExchangeSink {
+  exchange: Exchange | null = null;
+  #status = 0;
+  #chunks: Buffer[] = [];
+  #reader: SseReader | null;
+  #text = '';
+  #finish: string | null = null;
+  #firstTokenMs: number | null = null;
+  #limitTimer: NodeJS.Timeout | null = null;
+  #done = false;
+
+  constructor(
+    private readonly probe: ProbeRequest,
+    private readonly started: number,
+    private readonly firstTokenLimitMs: number,
+    private readonly resolve: (e: ProbeExchange) => void,
+  ) {
+    this.#reader = probe.body.stream === true ? new SseReader() : null;
+  }
+
+  onResponse(status: number): void {
+    this.#status = status;
+    if (status === 200 && this.probe.stopAtFirstToken) {
+      // Headers came: from here on, silence is slowness of the route, not a transport fault.
+      this.#limitTimer = setTimeout(() => this.exchange?.abort(OVER_LIMIT), this.firstTokenLimitMs);
+    }
+  }
+
+  onData(chunk: Buffer): void {
+    if (!this.#reader || this.#status !== 200) {
+      this.#chunks.push(chunk);
+      return;
+    }
+    for (const event of this.#reader.push(chunk)) {
+      if (event.data === null || event.data === '[DONE]') continue;
+      let parsed: ChatCompletionChunk;
+      try {
+        parsed = JSON.parse(event.data) as ChatCompletionChunk;
+      } catch {
+        continue;
+      }
+      const choice = parsed.choices?.[0];
+      if (choice?.delta?.content) {
+        this.#text += choice.delta.content;
+        if (this.#firstTokenMs === null) {
+          this.#firstTokenMs = performance.now() - this.started;
+          if (this.probe.stopAtFirstToken) return this.exchange?.abort(FIRST_TOKEN_SEEN);
+        }
+      }
+      if (choice?.finish_reason) this.#finish = choice.finish_reason;
+    }
+  }
+
+  onEnd(): void {
+    if (this.#reader || this.#status !== 200) return this.#report(null);
+    try {
+      const completion = JSON.parse(Buffer.concat(this.#chunks).toString('utf8')) as ChatCompletion;
+      const choice = completion.choices?.[0];
+      this.#text = typeof choice?.message?.content === 'string' ? choice.message.content : '';
+      this.#finish = choice?.finish_reason ?? null;
+      this.#report(null);
+    } catch {
+      this.#report('upstream_invalid_response', 'transport');
+    }
+  }
+
+  onError(failure: UpstreamFailure): void {
+    if (failure === FIRST_TOKEN_SEEN || failure === OVER_LIMIT) return this.#report(null);
+    this.#report(failure.code, 'transport');
+  }
+
+  #report(error: string | null, forced?: ProbeExchange['outcome']): void {
+    if (this.#done) return;
+    this.#done = true;
+    if (this.#limitTimer) clearTimeout(this.#limitTimer);
+    const statusClass = this.#status === 0 ? 'transport' : classifyStatus(this.#status);
+    const outcome: ProbeExchange['outcome'] =
+      forced ?? (statusClass === 'ok' ? 'ok' : statusClass === 'client' ? 'client' : statusClass === 'config' ? 'config' : 'transport');
+    this.resolve({
+      outcome,
+      status: this.#status || null,
+      text: this.#text,
+      finishReason: this.#finish,
+      firstTokenMs: this.#firstTokenMs === null ? null : Math.round(this.#firstTokenMs),
+      totalMs: Math.round(performance.now() - this.started),
+      error: error ?? (outcome === 'ok' ? null : `upstream_status_${this.#status}`),
+    });
+  }
+}
