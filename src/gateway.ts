@@ -1,6 +1,7 @@
 // Composition root: builds every part of the gateway from a validated config.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { canaryPolicy, CanaryRunner, CanaryScheduler } from './canary/index.js';
 import { Catalog, DiscoveryLoop } from './catalog/index.js';
 import { ConfigError, type WardenConfig } from './config/index.js';
 import { systemClock, type Clock } from './clock/index.js';
@@ -10,8 +11,8 @@ import { Router } from './routing/index.js';
 import { QualityGate } from './routing/gate.js';
 import { warmUp as warmUpQuality } from './quality/index.js';
 import { createApp } from './server/index.js';
-import { MemoryStore, type Store } from './state/index.js';
-import { Audit, createLogger, GatewayMetrics, type Logger } from './telemetry/index.js';
+import { openStore, type Store } from './state/index.js';
+import { Audit, createLogger, GatewayMetrics, Notifier, type Logger } from './telemetry/index.js';
 import { PoolSet, routeShed } from './upstream/index.js';
 
 export interface GatewayOptions {
@@ -21,6 +22,8 @@ export interface GatewayOptions {
   store?: Store;
   /** Process-level metrics (CPU, memory, event loop); off in tests that start many gateways. */
   processMetrics?: boolean;
+  /** Run canary rounds on the configured interval (default true); tests drive rounds by hand. */
+  canarySchedule?: boolean;
 }
 
 export interface Gateway {
@@ -29,6 +32,8 @@ export interface Gateway {
   readonly blocklist: Blocklist;
   readonly breakers: BreakerBoard;
   readonly control: RouteControl;
+  readonly canary: CanaryRunner | null;
+  readonly notifier: Notifier;
   readonly store: Store;
   readonly server: Server;
   /** Discovers routes, then listens; resolves with the base URL. */
@@ -42,7 +47,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const log = options.log ?? createLogger();
   const clock = options.clock ?? systemClock;
   const now = () => clock.now();
-  const store = options.store ?? new MemoryStore();
+  const store = options.store ?? openStore(config.state, { log });
   const catalog = new Catalog(config);
   const router = new Router(config, catalog);
   const blocklist = new Blocklist(now);
@@ -68,6 +73,23 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const health = new RouteAdmission(blocklist, board, clock);
   const control = new RouteControl(catalog, blocklist, board, store, audit, clock);
   control.restoreFromStore();
+  const notifier = new Notifier({ webhooks: config.notify.webhooks, timeoutMs: config.notify.timeout, retries: config.notify.retries, clock, log });
+  const canary = config.canary ? createCanary(config.canary) : null;
+  const scheduler = canary && options.canarySchedule !== false ? new CanaryScheduler(canary, config.canary!.interval, log) : null;
+
+  function createCanary(c: NonNullable<WardenConfig['canary']>): CanaryRunner {
+    const policy = canaryPolicy({
+      mode: c.mode,
+      firstTokenLimitMs: c.firstTokenLimit,
+      failedRoundsToQuarantine: c.failedRounds,
+      cleanRoundsToRelease: c.cleanRounds,
+      ladder: c.ladder,
+      forgiveAfter: c.forgiveAfter,
+      capacityFloor: c.capacityFloor,
+      languages: c.languages,
+    });
+    return new CanaryRunner({ catalog, pools, store, clock, audit, log, notifier, control, policy, watch: c.watch, controls: new Set(c.controls), concurrency: c.concurrency, tokenBudget: c.tokenBudget });
+  }
   const gates = new Map<string, QualityGate>();
   for (const [name, role] of Object.entries(config.roles)) if (role.checks.length > 0) gates.set(name, new QualityGate(name, role));
   const discovery = new DiscoveryLoop(catalog, config, pools, log, now);
@@ -82,7 +104,12 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     clock,
     inflight,
     gateFor: (role) => gates.get(role) ?? null,
-    admin: { adminToken: config.server.adminToken, control, store, canary: null },
+    admin: {
+      adminToken: config.server.adminToken,
+      control,
+      store,
+      canary: canary && { run: (route) => canary.runRound(route), release: (route, by) => canary.release(route, by) },
+    },
     log,
     bodyLimit: config.server.bodyLimit,
     clientKeys: config.server.clientKeys,
@@ -105,6 +132,8 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     blocklist,
     breakers: board,
     control,
+    canary,
+    notifier,
     store,
     server,
     async listen(port = config.server.port, host = config.server.host) {
@@ -114,6 +143,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
       if (Object.values(config.roles).some((r) => r.checks.includes('language'))) warmUpQuality();
       await discovery.refreshAll();
       discovery.start();
+      scheduler?.start();
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
@@ -128,6 +158,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     },
     async close() {
       discovery.stop();
+      scheduler?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pools.close();

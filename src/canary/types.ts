@@ -32,6 +32,7 @@ export type ProbeVerdict = 'pass' | 'fail' | 'transport' | 'inconclusive';
 
 export interface ProbeEvidence {
   firstTokenMs?: number | null;
+  totalMs?: number;
   /** The first ~160 characters of the answer, as received. */
   snippet?: string;
   parsed?: unknown;
@@ -39,6 +40,13 @@ export interface ProbeEvidence {
   /** Detected languages with scores, from the language detector's evidence. */
   languages?: unknown;
   error?: string;
+  /** Transport and client failures: the HTTP status, when there was one. */
+  status?: number | null;
+  finishReason?: string | null;
+  /** The detector that decided a fail or inconclusive verdict, its sentence and its own evidence (the offending span). */
+  check?: string;
+  detail?: string;
+  found?: Record<string, unknown>;
   /** Language probes: the verdicts of the first probe and its two confirmations. */
   confirmations?: ProbeVerdict[];
 }

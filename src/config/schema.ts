@@ -170,7 +170,8 @@ const blockEntry = z.strictObject({ route: z.string().min(1), reason: z.string()
 export const configSchema = z
   .strictObject({
     server: server.default(server.parse({})),
-    state: state.default({ memory: true }),
+    // The embedded default: one instance, persistent, nothing to install.
+    state: state.default({ sqlite: './data/warden.db' }),
     breaker: breaker.default(BREAKER_DEFAULTS),
     timeouts: timeouts.default({}),
     providers: z.record(name, provider),

@@ -42,7 +42,8 @@ export class MemoryStore implements Store {
   }
 
   ledger(limit: number): LedgerEntry[] {
-    return this.#ledger.slice(-limit).reverse();
+    // slice(-0) would be the whole list.
+    return limit > 0 ? this.#ledger.slice(-limit).reverse() : [];
   }
 
   getCanaryState(route: string): CanaryRouteState | undefined {

@@ -6,6 +6,7 @@ import { createGateway, type Gateway } from '../../src/gateway.js';
 import { parseScenario, startFleet, type Fleet } from '../../src/sim/index.js';
 import { createLogger } from '../../src/telemetry/index.js';
 import type { Clock } from '../../src/clock/index.js';
+import { MemoryStore, type Store } from '../../src/state/index.js';
 
 export const SCENARIO = {
   seed: 7,
@@ -47,7 +48,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { scenario?: unknown; configYaml?: (fleet: Fleet) => string; clientKey?: string; clock?: Clock } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  scenario?: unknown;
+  configYaml?: (fleet: Fleet) => string;
+  clientKey?: string;
+  clock?: Clock;
+  /** Defaults to a fresh in-memory store, so parallel tests share no file. */
+  store?: Store;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const fleet = await startFleet({ scenario: parseScenario(options.scenario ?? SCENARIO), port: 0 });
   let config: WardenConfig;
   try {
@@ -56,7 +66,7 @@ export async function startHarness(options: { scenario?: unknown; configYaml?: (
     await fleet.close();
     throw e;
   }
-  const gateway = createGateway(config, { log: createLogger({ level: 'silent' }), processMetrics: false, clock: options.clock });
+  const gateway = createGateway(config, { log: createLogger({ level: 'silent' }), processMetrics: false, clock: options.clock, store: options.store ?? new MemoryStore(), canarySchedule: false });
   const url = await gateway.listen(0, '127.0.0.1');
   const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: options.clientKey ?? 'unused', maxRetries: 0, timeout: 20_000 });
   return {

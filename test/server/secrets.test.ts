@@ -6,6 +6,7 @@ import { parseConfig } from '../../src/config/index.js';
 import { createGateway } from '../../src/gateway.js';
 import { parseScenario, startFleet } from '../../src/sim/index.js';
 import { createLogger } from '../../src/telemetry/index.js';
+import { MemoryStore } from '../../src/state/index.js';
 
 test('an upstream key is sent upstream and never logged or echoed', async () => {
   const key = 'sk-sim-do-not-leak-4242';
@@ -18,7 +19,7 @@ providers:
 models:
   m: { provider: keyed, model: m }
 `;
-  const gateway = createGateway(parseConfig(yaml(key), 'test', { KEY: key }), { log: createLogger({ level: 'debug', destination: sink }), processMetrics: false });
+  const gateway = createGateway(parseConfig(yaml(key), 'test', { KEY: key }), { log: createLogger({ level: 'debug', destination: sink }), processMetrics: false, store: new MemoryStore() });
   const url = await gateway.listen(0);
   try {
     const ok = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) });

@@ -1,0 +1,204 @@
+// One canary round: every route of each watched model gets the probe set, pinned to it
+// alone; language anomalies are confirmed twice on the spot; positive controls can void a
+// probe for the round; each route's round then moves its ladder, and the decisions take
+// effect (quarantine layer, release) and are audited and notified with their evidence.
+import type { Catalog, Route } from '../catalog/index.js';
+import type { Clock } from '../clock/index.js';
+import type { RouteControl } from '../health/index.js';
+import type { Store } from '../state/index.js';
+import type { Audit, Logger, Notifier } from '../telemetry/index.js';
+import type { PoolSet } from '../upstream/index.js';
+import { CanaryError } from './errors.js';
+import { judgeProbe } from './judge.js';
+import { decideLanguage, needsConfirmation } from './language-confirm.js';
+import { escalatingLadder, type CanaryDecision, type QuarantineLadder } from './ladder.js';
+import { sendProbe } from './probe-client.js';
+import { probeRequest, probeRequests } from './probes.js';
+import { applyPositiveControls, decideRound } from './round.js';
+import { INITIAL_ROUTE_STATE, type CanaryPolicy, type ProbeKind, type ProbeRequest, type ProbeResult, type RouteRound } from './types.js';
+
+export interface CanaryRunnerOptions {
+  catalog: Catalog;
+  pools: PoolSet;
+  store: Store;
+  clock: Clock;
+  audit: Audit;
+  log: Logger;
+  notifier: Notifier | null;
+  /** Null when the round must not change routing (the `warden canary` command). */
+  control: RouteControl | null;
+  policy: CanaryPolicy;
+  watch: readonly string[];
+  controls: ReadonlySet<string>;
+  concurrency: number;
+  tokenBudget: number;
+  ladder?: QuarantineLadder;
+}
+
+export interface RouteReport {
+  route: string;
+  control: boolean;
+  round: RouteRound;
+  decisions: CanaryDecision[];
+}
+
+export interface RoundReport {
+  at: number;
+  mode: CanaryPolicy['mode'];
+  routes: RouteReport[];
+  invalidated: ProbeKind[];
+  alerts: string[];
+  tokensSpent: number;
+}
+
+/** Completion tokens a probe answer cost, estimated from its length when usage is not read. */
+const estimateTokens = (text: string) => Math.ceil(text.length / 4) + 1;
+
+export class CanaryRunner {
+  #running: Promise<RoundReport> | null = null;
+  readonly #ladder: QuarantineLadder;
+
+  constructor(private readonly o: CanaryRunnerOptions) {
+    this.#ladder = o.ladder ?? escalatingLadder;
+  }
+
+  /** Runs a round; a call while one runs joins it (one round at a time). */
+  runRound(only?: string): Promise<RoundReport> {
+    if (!this.#running) this.#running = this.#round(only).finally(() => (this.#running = null));
+    return this.#running;
+  }
+
+  /** Routes probed by a round: every route of each watched model, as discovered now. */
+  routes(): Route[] {
+    return this.o.watch.flatMap((name) => this.o.catalog.get(name)?.routes ?? []);
+  }
+
+  /** Ends quarantines whose time is up (also done at the start of every round). */
+  expireDue(): void {
+    const now = this.o.clock.now();
+    for (const [route, state] of this.o.store.canaryStates()) {
+      if (!state.quarantine || state.quarantine.until > now) continue;
+      const outcome = this.#ladder.expire(state, now);
+      this.o.store.putCanaryState(route, outcome.state);
+      this.#apply(route, outcome.decisions, null);
+    }
+  }
+
+  /** An admin's early release; false when the route was not (or would not be) quarantined. */
+  release(route: string, by: string): boolean {
+    const state = this.o.store.getCanaryState(route);
+    if (!state) return false;
+    const outcome = this.#ladder.release(state, this.o.clock.now(), by);
+    if (outcome.decisions.length === 0) return false;
+    this.o.store.putCanaryState(route, outcome.state);
+    this.#apply(route, outcome.decisions, null);
+    return true;
+  }
+
+  async #round(only?: string): Promise<RoundReport> {
+    const at = this.o.clock.now();
+    this.expireDue();
+    let routes = this.routes();
+    if (only !== undefined) {
+      routes = routes.filter((r) => r.id === only);
+      if (routes.length === 0) throw new CanaryError('unknown_route', `"${only}" is not a route of a watched model (${this.o.watch.join(', ') || 'none watched'})`);
+    }
+    const budget = { left: this.o.tokenBudget, spent: 0 };
+    const results = new Map<string, ProbeResult[]>();
+    await pool(routes, this.o.concurrency, async (route) => {
+      results.set(route.id, await this.#probeRoute(route, budget));
+    });
+    const controls = new Set([...this.o.controls].filter((c) => results.has(c)));
+    const controlled = applyPositiveControls(results, controls);
+    for (const alert of controlled.alerts) {
+      this.o.audit.record('probe_invalidated', null, { alert, kinds: controlled.invalidatedKinds }, 'warn');
+      this.o.notifier?.notify({ type: 'probe_invalidated', route: null, at, summary: alert, detail: { kinds: controlled.invalidatedKinds } });
+    }
+    const reports: RouteReport[] = [];
+    for (const route of routes) {
+      const round = decideRound(route.id, at, controlled.results.get(route.id) ?? []);
+      const isControl = controls.has(route.id);
+      const state = this.o.store.getCanaryState(route.id) ?? INITIAL_ROUTE_STATE;
+      if (isControl) {
+        // Controls are known to filter: they calibrate the probe and are never quarantined by it.
+        this.o.store.putCanaryState(route.id, { ...state, lastRound: round });
+        reports.push({ route: route.id, control: true, round, decisions: [] });
+        continue;
+      }
+      const inServiceAfterQuarantine = this.o.control ? this.o.control.inService(route.model).filter((r) => r.id !== route.id).length : Number.POSITIVE_INFINITY;
+      const outcome = this.#ladder.advance(state, round, { now: at, policy: this.o.policy, inServiceAfterQuarantine });
+      this.o.store.putCanaryState(route.id, outcome.state);
+      this.#apply(route.id, outcome.decisions, round);
+      reports.push({ route: route.id, control: false, round, decisions: outcome.decisions });
+    }
+    const summary = { routes: reports.length, failed: reports.filter((r) => r.round.verdict === 'fail').map((r) => r.route), frozen: reports.filter((r) => r.round.verdict === 'transport').map((r) => r.route), tokensSpent: budget.spent };
+    this.o.audit.record('canary_round', null, summary);
+    return { at, mode: this.o.policy.mode, routes: reports, invalidated: controlled.invalidatedKinds, alerts: controlled.alerts, tokensSpent: budget.spent };
+  }
+
+  async #probeRoute(route: Route, budget: { left: number; spent: number }): Promise<ProbeResult[]> {
+    const model = this.o.catalog.get(route.model)!;
+    const state = this.o.store.getCanaryState(route.id) ?? INITIAL_ROUTE_STATE;
+    const options = { languages: this.o.policy.languages, language: this.#ladder.nextLanguage(state, this.o.policy.languages) };
+    const send = async (request: ProbeRequest): Promise<ProbeResult> => {
+      if (budget.left <= 0) return { kind: request.kind, language: request.language, verdict: 'inconclusive', reason: 'token_budget_spent', evidence: {} };
+      const exchange = await sendProbe({ model, endpoint: route.endpoint }, request, this.o.pools, this.o.policy.firstTokenLimitMs);
+      const tokens = estimateTokens(exchange.text);
+      budget.left -= tokens;
+      budget.spent += tokens;
+      return judgeProbe(request, exchange, this.o.policy);
+    };
+    const results: ProbeResult[] = [];
+    for (const request of probeRequests(options)) {
+      let result = await send(request);
+      if (request.kind === 'language' && needsConfirmation(result)) {
+        // Seed 000: an anomaly is confirmed twice at once; the majority of three decides.
+        const again = probeRequest('language', options);
+        result = decideLanguage(result, [await send(again), await send(again)]);
+      }
+      results.push(result);
+    }
+    return results;
+  }
+
+  #apply(route: string, decisions: CanaryDecision[], round: RouteRound | null): void {
+    const evidence = round ? { reasons: round.reasons, probes: round.probes.filter((p) => p.verdict === 'fail').map((p) => ({ kind: p.kind, reason: p.reason, evidence: p.evidence })) } : {};
+    for (const d of decisions) {
+      const detail: Record<string, unknown> = { ...d, ...evidence };
+      switch (d.type) {
+        case 'quarantine':
+          this.o.control?.setQuarantine(route, d.until, d.reasons);
+          this.#notify('quarantine', route, `${route} quarantined until ${new Date(d.until).toISOString()} (step ${d.step + 1}): ${d.reasons.join('; ')}`, detail);
+          break;
+        case 'would_quarantine':
+          this.#notify('would_quarantine', route, `observe mode: ${route} would be quarantined (step ${d.step + 1}): ${d.reasons.join('; ')}`, detail);
+          break;
+        case 'floor_held':
+          this.#notify('floor_held', route, `${route} failed ${this.o.policy.failedRoundsToQuarantine} rounds but quarantining it would leave ${d.inService} route(s) of its model in service (floor ${d.floor}): an admin must decide`, detail);
+          break;
+        case 'release_early':
+        case 'expired':
+        case 'released':
+          this.o.control?.clearQuarantine(route);
+          this.#notify(d.type, route, `${route} back in service (${d.type.replace('_', ' ')})`, detail);
+          break;
+        default:
+          this.o.audit.record(d.type, route, detail);
+      }
+    }
+  }
+
+  #notify(type: string, route: string, summary: string, detail: Record<string, unknown>): void {
+    this.o.audit.record(type, route, detail, type === 'quarantine' || type === 'floor_held' ? 'warn' : 'info');
+    this.o.notifier?.notify({ type, route, at: this.o.clock.now(), summary, detail });
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` at a time. */
+async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,194 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { SqliteStore, isStoreError, type SqliteStoreOptions, type StoreLog } from '../../src/state/index.js';
+import { SCHEMA_VERSION } from '../../src/state/sqlite-schema.js';
+import { OPEN_BREAKER, block, entry, event, storeContract } from './store.contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'warden-state-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+const fresh = (name = 'state'): string => join(dir, `${name}-${++n}.db`);
+
+interface Logged {
+  level: 'warn' | 'error';
+  obj: Record<string, unknown>;
+  msg: string;
+}
+
+function recorder(): StoreLog & { lines: Logged[] } {
+  const lines: Logged[] = [];
+  return {
+    lines,
+    warn: (obj, msg) => lines.push({ level: 'warn', obj: { ...obj }, msg }),
+    error: (obj, msg) => lines.push({ level: 'error', obj: { ...obj }, msg }),
+  };
+}
+
+const open = (file: string, options: Partial<SqliteStoreOptions> = {}) => new SqliteStore({ file, log: recorder(), ...options });
+
+storeContract('sqlite', {
+  make: () => open(fresh()),
+  reopen: async (store) => {
+    await store.close();
+    return open(store.file);
+  },
+});
+
+describe('SqliteStore', () => {
+  test('creates the parent directory, uses WAL and records the schema version', async () => {
+    const file = join(dir, 'nested', 'deeper', 'warden.db');
+    const store = open(file);
+    store.putBreaker('a', OPEN_BREAKER);
+    const other = new Database(file, { readonly: true });
+    try {
+      assert.equal(other.pragma('journal_mode', { simple: true }), 'wal');
+      assert.equal(other.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      assert.equal(other.prepare('SELECT count(*) AS n FROM breakers').pluck().get(), 1, 'a put writes through at once');
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
+  test('appended audit and ledger rows reach the file on the flush timer, without close', async () => {
+    const file = fresh();
+    const store = open(file, { flushMs: 10 });
+    store.appendAudit(event(1, 'breaker_open', 'a'));
+    store.appendLedger(entry(1, 'req-1'));
+    const count = (table: string) => {
+      const other = new Database(file, { readonly: true });
+      try {
+        return other.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+      } finally {
+        other.close();
+      }
+    };
+    assert.equal(count('audit'), 0, 'held until the timer');
+    for (let waited = 0; count('audit') === 0 && waited < 2_000; waited += 20) await sleep(20);
+    assert.equal(count('audit'), 1);
+    assert.equal(count('ledger'), 1);
+    await store.close();
+  });
+
+  test('audit and ledger are trimmed to `keep` rows, newest kept', async () => {
+    const file = fresh();
+    const store = open(file, { keep: 5 });
+    for (let i = 1; i <= 12; i++) {
+      store.appendAudit(event(i, 'tick', null, { i }));
+      store.appendLedger(entry(i, `req-${i}`));
+      store.flush();
+    }
+    await store.close();
+    const again = open(file, { keep: 5 });
+    assert.deepEqual(
+      again.audit(100).map((e) => e.at),
+      [12, 11, 10, 9, 8],
+    );
+    assert.deepEqual(
+      again.ledger(100).map((e) => e.requestId),
+      ['req-12', 'req-11', 'req-10', 'req-9', 'req-8'],
+    );
+    await again.close();
+  });
+
+  test('a failed write (file locked by another writer) is logged once, counted, never thrown, and retried', async () => {
+    const file = fresh();
+    const log = recorder();
+    const store = open(file, { log, busyTimeoutMs: 0 });
+    store.putBlock(block('b1'));
+    store.putBreaker('a', { ...OPEN_BREAKER, state: 'closed' });
+
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE'); // holds the write lock
+    assert.doesNotThrow(() => {
+      store.putBreaker('a', OPEN_BREAKER);
+      store.deleteBlock('b1');
+      store.putBlock(block('b2'));
+      store.appendAudit(event(5, 'breaker_open', 'a'));
+      store.appendLedger(entry(5, 'req-5'));
+      store.flush();
+    });
+    assert.equal(store.errors, 4, 'three write-throughs and one flush failed');
+    const errors = log.lines.filter((l) => l.level === 'error');
+    assert.equal(errors.length, 1, 'a streak of failures is logged once');
+    assert.equal(errors[0]?.obj.code, 'SQLITE_BUSY');
+    assert.equal(errors[0]?.obj.file, file);
+
+    // Memory stays the truth while the disk refuses.
+    assert.deepEqual(store.getBreaker('a'), OPEN_BREAKER);
+    assert.deepEqual(
+      store.blocks().map((b) => b.id),
+      ['b2'],
+    );
+    assert.deepEqual(
+      store.audit(10).map((e) => e.type),
+      ['breaker_open'],
+    );
+    assert.deepEqual(
+      store.ledger(10).map((e) => e.requestId),
+      ['req-5'],
+    );
+
+    other.exec('ROLLBACK');
+    other.close();
+    store.flush();
+    assert.equal(store.errors, 4);
+    assert.ok(log.lines.some((l) => l.level === 'warn' && l.msg.includes('recovered')));
+    await store.close();
+
+    const again = open(file);
+    assert.deepEqual(again.getBreaker('a'), OPEN_BREAKER);
+    assert.deepEqual(
+      again.blocks().map((b) => b.id),
+      ['b2'],
+      'the block deleted while locked stays deleted after a restart',
+    );
+    assert.equal(again.audit(10).length, 1);
+    assert.equal(again.ledger(10).length, 1);
+    await again.close();
+  });
+
+  test('an audit detail that cannot be serialised is counted, not thrown', async () => {
+    const store = open(fresh());
+    assert.doesNotThrow(() => store.appendAudit(event(1, 'odd', null, { big: 10n })));
+    assert.equal(store.errors, 1);
+    store.flush();
+    assert.equal(store.audit(1).length, 1);
+    await store.close();
+  });
+
+  test('a file that is not a database is refused with store_unavailable, naming the file', () => {
+    const file = fresh('not-a-db');
+    writeFileSync(file, 'routes:\n  - groq/llama-3.3-70b\n'.repeat(100));
+    assert.throws(
+      () => open(file),
+      (e: unknown) => isStoreError(e) && e.code === 'store_unavailable' && e.message.includes(file),
+    );
+  });
+
+  test('a directory where the file should be is refused with store_unavailable', () => {
+    const file = fresh('a-directory');
+    mkdirSync(file);
+    assert.throws(
+      () => open(file),
+      (e: unknown) => isStoreError(e) && e.code === 'store_unavailable' && e.message.includes(file),
+    );
+  });
+
+  test('a file from a newer schema is refused rather than misread', () => {
+    const file = fresh();
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    assert.throws(
+      () => open(file),
+      (e: unknown) => isStoreError(e) && e.code === 'store_unavailable' && /newer/.test(e.message),
+    );
+  });
+});
