@@ -1,7 +1,7 @@
 // Composition root: builds every part of the gateway from a validated config.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { canaryPolicy, CanaryRunner, CanaryScheduler } from './canary/index.js';
+import { CanaryRunner, CanaryScheduler, policyFromConfig } from './canary/index.js';
 import { Catalog, DiscoveryLoop } from './catalog/index.js';
 import { ConfigError, type WardenConfig } from './config/index.js';
 import { systemClock, type Clock } from './clock/index.js';
@@ -38,6 +38,8 @@ export interface Gateway {
   readonly server: Server;
   /** Discovers routes, then listens; resolves with the base URL. */
   listen(port?: number, host?: string): Promise<string>;
+  /** Discovers routes without listening (the `warden canary` command). */
+  discover(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,16 +80,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const scheduler = canary && options.canarySchedule !== false ? new CanaryScheduler(canary, config.canary!.interval, log) : null;
 
   function createCanary(c: NonNullable<WardenConfig['canary']>): CanaryRunner {
-    const policy = canaryPolicy({
-      mode: c.mode,
-      firstTokenLimitMs: c.firstTokenLimit,
-      failedRoundsToQuarantine: c.failedRounds,
-      cleanRoundsToRelease: c.cleanRounds,
-      ladder: c.ladder,
-      forgiveAfter: c.forgiveAfter,
-      capacityFloor: c.capacityFloor,
-      languages: c.languages,
-    });
+    const policy = policyFromConfig(c);
     return new CanaryRunner({ catalog, pools, store, clock, audit, log, notifier, control, policy, watch: c.watch, controls: new Set(c.controls), concurrency: c.concurrency, tokenBudget: c.tokenBudget });
   }
   const gates = new Map<string, QualityGate>();
@@ -156,6 +149,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
       log.info({ url: `http://${shownHost}:${address.port}`, models: catalog.models.size, roles: Object.keys(config.roles).length }, 'warden listening');
       return `http://${shownHost}:${address.port}`;
     },
+    discover: () => discovery.refreshAll(),
     async close() {
       discovery.stop();
       scheduler?.stop();

@@ -13,3 +13,4 @@ export { advance, expire, release, nextLanguage, ladderStep, ladderDuration, esc
 export { sendProbe, type ProbeTarget } from './probe-client.js';
 export { CanaryRunner, type CanaryRunnerOptions, type RoundReport, type RouteReport } from './runner.js';
 export { CanaryScheduler } from './scheduler.js';
+export { policyFromConfig } from './from-config.js';

@@ -104,36 +104,55 @@ export class CanaryRunner {
       if (routes.length === 0) throw new CanaryError('unknown_route', `"${only}" is not a route of a watched model (${this.o.watch.join(', ') || 'none watched'})`);
     }
     const budget = { left: this.o.tokenBudget, spent: 0 };
-    const results = new Map<string, ProbeResult[]>();
-    await pool(routes, this.o.concurrency, async (route) => {
-      results.set(route.id, await this.#probeRoute(route, budget));
-    });
-    const controls = new Set([...this.o.controls].filter((c) => results.has(c)));
-    const controlled = applyPositiveControls(results, controls);
-    for (const alert of controlled.alerts) {
-      this.o.audit.record('probe_invalidated', null, { alert, kinds: controlled.invalidatedKinds }, 'warn');
-      this.o.notifier?.notify({ type: 'probe_invalidated', route: null, at, summary: alert, detail: { kinds: controlled.invalidatedKinds } });
-    }
-    const reports: RouteReport[] = [];
-    for (const route of routes) {
-      const round = decideRound(route.id, at, controlled.results.get(route.id) ?? []);
-      const isControl = controls.has(route.id);
-      const state = this.o.store.getCanaryState(route.id) ?? INITIAL_ROUTE_STATE;
-      if (isControl) {
-        // Controls are known to filter: they calibrate the probe and are never quarantined by it.
-        this.o.store.putCanaryState(route.id, { ...state, lastRound: round });
-        reports.push({ route: route.id, control: true, round, decisions: [] });
-        continue;
+    // Each route is decided as soon as its own probes and the controls' are in: one slow
+    // route does not hold back the others' verdicts.
+    const probing = new Map(routes.map((r) => [r.id, deferred<ProbeResult[]>()]));
+    const lanes = pool(routes, this.o.concurrency, async (route) => {
+      let results: ProbeResult[] = [];
+      try {
+        results = await this.#probeRoute(route, budget);
+      } catch (e) {
+        // A broken probe must not stall the round: the route's round is inconclusive.
+        this.o.log.error({ route: route.id, err: e }, 'canary probe failed');
       }
-      const inServiceAfterQuarantine = this.o.control ? this.o.control.inService(route.model).filter((r) => r.id !== route.id).length : Number.POSITIVE_INFINITY;
-      const outcome = this.#ladder.advance(state, round, { now: at, policy: this.o.policy, inServiceAfterQuarantine });
-      this.o.store.putCanaryState(route.id, outcome.state);
-      this.#apply(route.id, outcome.decisions, round);
-      reports.push({ route: route.id, control: false, round, decisions: outcome.decisions });
-    }
+      probing.get(route.id)!.resolve(results);
+    });
+    const controls = new Set([...this.o.controls].filter((c) => probing.has(c)));
+    const controlsDone = Promise.all([...controls].map(async (c) => [c, await probing.get(c)!.promise] as const)).then((entries) => {
+      const controlled = applyPositiveControls(new Map(entries), controls);
+      for (const alert of controlled.alerts) {
+        this.o.audit.record('probe_invalidated', null, { alert, kinds: controlled.invalidatedKinds }, 'warn');
+        this.o.notifier?.notify({ type: 'probe_invalidated', route: null, at, summary: alert, detail: { kinds: controlled.invalidatedKinds } });
+      }
+      return controlled;
+    });
+    const reports = await Promise.all(
+      routes.map(async (route) => {
+        const probes = await probing.get(route.id)!.promise;
+        const { invalidatedKinds } = await controlsDone;
+        const marked = probes.map((p) => (invalidatedKinds.includes(p.kind) ? { ...p, invalidated: true } : p));
+        return this.#decide(route, decideRound(route.id, at, marked), controls.has(route.id), at);
+      }),
+    );
+    await lanes;
+    const { invalidatedKinds, alerts } = await controlsDone;
     const summary = { routes: reports.length, failed: reports.filter((r) => r.round.verdict === 'fail').map((r) => r.route), frozen: reports.filter((r) => r.round.verdict === 'transport').map((r) => r.route), tokensSpent: budget.spent };
     this.o.audit.record('canary_round', null, summary);
-    return { at, mode: this.o.policy.mode, routes: reports, invalidated: controlled.invalidatedKinds, alerts: controlled.alerts, tokensSpent: budget.spent };
+    return { at, mode: this.o.policy.mode, routes: reports, invalidated: invalidatedKinds, alerts, tokensSpent: budget.spent };
+  }
+
+  #decide(route: Route, round: RouteRound, isControl: boolean, at: number): RouteReport {
+    const state = this.o.store.getCanaryState(route.id) ?? INITIAL_ROUTE_STATE;
+    if (isControl) {
+      // Controls are known to filter: they calibrate the probe and are never quarantined by it.
+      this.o.store.putCanaryState(route.id, { ...state, lastRound: round });
+      return { route: route.id, control: true, round, decisions: [] };
+    }
+    const inServiceAfterQuarantine = this.o.control ? this.o.control.inService(route.model).filter((r) => r.id !== route.id).length : Number.POSITIVE_INFINITY;
+    const outcome = this.#ladder.advance(state, round, { now: at, policy: this.o.policy, inServiceAfterQuarantine });
+    this.o.store.putCanaryState(route.id, outcome.state);
+    this.#apply(route.id, outcome.decisions, round);
+    return { route: route.id, control: false, round, decisions: outcome.decisions };
   }
 
   async #probeRoute(route: Route, budget: { left: number; spent: number }): Promise<ProbeResult[]> {
@@ -192,6 +211,12 @@ export class CanaryRunner {
     this.o.audit.record(type, route, detail, type === 'quarantine' || type === 'floor_held' ? 'warn' : 'info');
     this.o.notifier?.notify({ type, route, at: this.o.clock.now(), summary, detail });
   }
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 /** Runs `work` over `items` with at most `limit` at a time. */

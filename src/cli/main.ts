@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The `warden` command: start, demo, sim, check-config, inspect.
+// The `warden` command: start, demo, sim, check-config, canary, inspect.
 import { parseArgs } from 'node:util';
 import { checkConfig } from './check-config.js';
+import { runCanaryOnce } from './canary.js';
 import { runDemo } from './demo.js';
 import { InspectUsageError, runInspect } from './inspect.js';
 import { runSim } from './sim.js';
@@ -14,6 +15,9 @@ commands:
   demo [--port N]                             gateway + simulated fleet from examples/demo.yaml
   sim --scenario FILE [--port N]              the simulated provider fleet alone
   check-config FILE                           validate a config file; each error names its path
+  canary --config FILE --once [--route ID] [--json]
+                                              one canary round, evidence per route and probe;
+                                              exit 0 all pass, 2 a quality failure, 3 only transport
   inspect --checks LIST [--language xx] [--schema FILE] [--expect TEXT]... [--json]
                                               quality checks on a reply read from stdin;
                                               exit 0 pass, 2 fail, 3 inconclusive
@@ -36,6 +40,8 @@ async function main(argv: string[]): Promise<number> {
       schema: { type: 'string' },
       expect: { type: 'string', multiple: true },
       json: { type: 'boolean' },
+      once: { type: 'boolean' },
+      route: { type: 'string' },
     },
   });
   if (values.help || !command || command === 'help') {
@@ -57,6 +63,10 @@ async function main(argv: string[]): Promise<number> {
       if (!file) return usageError('check-config needs a FILE');
       return checkConfig(file);
     }
+    case 'canary':
+      if (!values.config) return usageError('canary needs --config FILE');
+      if (!values.once) return usageError('canary runs one round: pass --once (the gateway itself runs rounds on its interval)');
+      return runCanaryOnce(values.config, values.route, values.json === true);
     case 'inspect':
       try {
         return await runInspect({ checks: values.checks, language: values.language, schema: values.schema, expect: values.expect, json: values.json });

@@ -4,6 +4,7 @@ export { Secret } from './secret.js';
 export { parseDuration, formatDuration } from './duration.js';
 export {
   configSchema,
+  defaultCanaryConfig,
   TIERS,
   type WardenConfig,
   type ProviderConfig,

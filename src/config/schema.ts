@@ -158,6 +158,11 @@ const canary = z.strictObject({
   tokenBudget: z.number().int().min(1).default(50_000),
 });
 
+/** The canary section as it would read with only `watch` written: the seeds' defaults. */
+export function defaultCanaryConfig(watch: string[]): CanaryConfig {
+  return canary.parse({ watch });
+}
+
 const notify = z.strictObject({
   /** Key changes (quarantine, release, floor held, probe invalidated, config faults) are POSTed here as JSON. */
   webhooks: z.array(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })).default([]),

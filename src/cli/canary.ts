@@ -1,0 +1,61 @@
+// `warden canary --config FILE --once [--route ID] [--json]`: one round from the command
+// line, to reproduce what a route does. It changes no routing and keeps no state: the
+// store is in memory. Exit 0 all pass, 2 a quality failure, 3 only transport failures.
+import { defaultCanaryConfig, isConfigError, loadConfig } from '../config/index.js';
+import type { RoundReport } from '../canary/index.js';
+import { createGateway } from '../gateway.js';
+import { MemoryStore } from '../state/index.js';
+import { createLogger } from '../telemetry/index.js';
+
+export async function runCanaryOnce(file: string, route: string | undefined, json: boolean): Promise<number> {
+  let config;
+  try {
+    config = loadConfig(file);
+  } catch (e) {
+    if (!isConfigError(e)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    return 1;
+  }
+  // Without a canary section every model is watched, with the seeds' defaults.
+  const canaryConfig = config.canary ?? defaultCanaryConfig(Object.keys(config.models));
+  const watch = route ? [...new Set([...canaryConfig.watch, route.slice(0, route.indexOf('@'))])] : canaryConfig.watch;
+  const gateway = createGateway(
+    { ...config, canary: { ...canaryConfig, watch }, notify: { ...config.notify, webhooks: [] } },
+    { store: new MemoryStore(), canarySchedule: false, processMetrics: false, log: createLogger({ level: process.env.WARDEN_LOG_LEVEL ?? 'error', destination: process.stderr }) },
+  );
+  try {
+    await gateway.discover();
+    const report = await gateway.canary!.runRound(route);
+    process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : describe(report));
+    return exitCode(report);
+  } finally {
+    await gateway.close();
+  }
+}
+
+export function exitCode(report: RoundReport): number {
+  const verdicts = report.routes.filter((r) => !r.control).map((r) => r.round.verdict);
+  if (verdicts.includes('fail')) return 2;
+  if (verdicts.includes('transport')) return 3;
+  return 0;
+}
+
+function describe(report: RoundReport): string {
+  const lines = [`canary round at ${new Date(report.at).toISOString()} (${report.routes.length} routes, ~${report.tokensSpent} tokens)`];
+  for (const alert of report.alerts) lines.push(`  ! ${alert}`);
+  for (const r of report.routes) {
+    lines.push(`${r.round.verdict.toUpperCase().padEnd(12)} ${r.route}${r.control ? '  (positive control)' : ''}`);
+    for (const p of r.round.probes) {
+      const e = p.evidence;
+      const facts = [
+        e.firstTokenMs != null ? `first token ${e.firstTokenMs} ms` : '',
+        e.snippet ? JSON.stringify(e.snippet.slice(0, 80)) : '',
+        e.parseError ? `parse error: ${e.parseError}` : '',
+        e.error ? `error: ${e.error}` : '',
+        e.confirmations ? `confirmations: ${e.confirmations.join(',')}` : '',
+      ].filter(Boolean);
+      lines.push(`    ${p.kind.padEnd(9)}${p.language ? `[${p.language}]` : '    '} ${p.verdict.padEnd(12)} ${p.reason}${p.invalidated ? ' (invalidated)' : ''}  ${facts.join('  ')}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
