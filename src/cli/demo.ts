@@ -14,10 +14,15 @@ export async function runDemo(port = 8787): Promise<number> {
   const config = loadConfig(`${EXAMPLES}demo.yaml`);
   const gateway = createGateway(config, { log: createLogger({ level: process.env.WARDEN_LOG_LEVEL ?? 'warn' }) });
   const url = await gateway.listen(port);
+  // The demo's built-in token is shown; a token of the user's own (WARDEN_ADMIN_TOKEN) never is.
+  const token = process.env.WARDEN_ADMIN_TOKEN ? '$WARDEN_ADMIN_TOKEN' : 'demo-admin';
   const routes = gateway.catalog.routes().map((r) => `    ${r.id}${gateway.blocklist.isBlocked(r.id) ? '  (blocked: built-in)' : ''}`);
   process.stdout.write(`Warden demo
   gateway:          ${url}/v1   (OpenAI-compatible; no key needed on 127.0.0.1)
   metrics:          ${url}/metrics
+  admin API:        ${url}/admin/routes   (Authorization: Bearer ${token})
+  canary:           every ${Math.round((config.canary?.interval ?? 0) / 1000)} s over ${config.canary?.watch.join(', ')}; run a round now:
+                    curl -s -X POST ${url}/admin/canary/run -H 'authorization: Bearer ${token}'
   simulated fleet:  ${fleet.url}  (stats: ${fleet.url}/sim/stats)
   roles:            ${Object.keys(config.roles).join(', ')}
   routes:
