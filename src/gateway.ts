@@ -76,6 +76,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const control = new RouteControl(catalog, blocklist, board, store, audit, clock);
   control.restoreFromStore();
   const notifier = new Notifier({ webhooks: config.notify.webhooks, timeoutMs: config.notify.timeout, retries: config.notify.retries, clock, log });
+  audit.notifyWith(notifier);
   const canary = config.canary ? createCanary(config.canary) : null;
   const scheduler = canary && options.canarySchedule !== false ? new CanaryScheduler(canary, config.canary!.interval, log) : null;
 

@@ -1,0 +1,38 @@
+// An upstream that refuses Warden's key is a configuration fault: audited, notified, the
+// next model tried, and the route not blamed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Fleet } from '../../src/sim/index.js';
+import { startHarness } from '../helpers/harness.js';
+import { startReceiver } from '../helpers/webhook.js';
+
+test('a 401 from the upstream is a config fault, not a route failure', async () => {
+  const hook = await startReceiver();
+  const config = (fleet: Fleet) => `
+notify: { webhooks: ["${hook.url}"], retries: 0 }
+providers:
+  locked: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('locked')}", apiKey: "wrong-key" }
+  open:   { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('open')}" }
+models:
+  first:  { provider: locked, model: m1 }
+  second: { provider: open, model: m2 }
+roles:
+  chat: { tier: degrade, models: [first, second], maxFallbacks: 1 }
+`;
+  const h = await startHarness({ scenario: { seed: 1, providers: { locked: { models: ['m1'], apiKey: 'right-key' }, open: { models: ['m2'] } } }, configYaml: config });
+  try {
+    for (let i = 0; i < 6; i++) {
+      const { response } = await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+      assert.equal(response.headers.get('x-warden-route'), 'second@open');
+      assert.equal(response.headers.get('x-warden-fallback'), 'config:upstream_status_401 at first@locked');
+    }
+    assert.equal(h.gateway.breakers.state('first@locked'), 'closed', 'six refusals never open the breaker');
+    assert.equal(h.gateway.store.audit(10, { type: 'config_fault' }).length, 6);
+    await h.gateway.notifier.settled();
+    assert.ok(hook.received.some((n) => n.type === 'config_fault' && n.route === 'first@locked'));
+    assert.ok(!JSON.stringify(hook.received).includes('wrong-key'), 'the key is never sent out');
+  } finally {
+    await h.close();
+    await hook.close();
+  }
+});
