@@ -19,8 +19,9 @@ export class BreakerBoard {
   ) {}
 
   admit(route: string): Admission {
-    const breaker = this.#get(route);
-    if (breaker.state === 'closed') return CLOSED_ADMISSION;
+    // The common case allocates nothing: no breaker yet (nor stored) means closed.
+    const breaker = this.#breakers.get(route) ?? (this.store.getBreaker(route) ? this.#get(route) : undefined);
+    if (!breaker || breaker.state === 'closed') return CLOSED_ADMISSION;
     const { admission, transition } = breaker.admit(this.clock.now());
     this.#after(route, breaker, transition, true);
     return admission;

@@ -78,7 +78,7 @@ export class AttemptPlanner {
   next(last: FailedAttempt | null): AttemptChoice | null {
     if (this.#attempts > this.options.maxFallbacks) return null;
     if (last) this.#learn(last);
-    const refused: Array<{ model: CatalogModel; routeId: string; at: number }> = [];
+    const refused: Refused[] = [];
     for (const model of this.#order(last)) {
       const choice = this.#choose(model, refused);
       if (choice) {
@@ -94,7 +94,7 @@ export class AttemptPlanner {
     this.#earliestRetryAt = soonest.at;
     if (this.options.strict) return null;
     this.#attempts++;
-    return { ...this.#target(soonest.model, null), routeId: soonest.routeId, probe: true, why: 'cooldown ends first' };
+    return this.#target(soonest.model, null, soonest.routeId, true, 'cooldown ends first');
   }
 
   #learn(last: FailedAttempt): void {
@@ -112,9 +112,9 @@ export class AttemptPlanner {
     }
   }
 
-  #order(last: FailedAttempt | null): CatalogModel[] {
+  #order(last: FailedAttempt | null): readonly CatalogModel[] {
+    if (!last) return this.#models;
     const open = this.#models.filter((m) => !this.#spentModels.has(m.name));
-    if (!last) return open;
     const same = open.filter((m) => m === last.choice.model);
     const others = open.filter((m) => m !== last.choice.model);
     if (last.outcome === 'quality' && (last.reason === 'wrong_language' || last.reason === 'mixed_language') && this.options.language) {
@@ -128,11 +128,11 @@ export class AttemptPlanner {
     return [...same, ...others];
   }
 
-  #choose(model: CatalogModel, refused: Array<{ model: CatalogModel; routeId: string; at: number }>): AttemptChoice | null {
+  #choose(model: CatalogModel, refused: Refused[]): AttemptChoice | null {
     if (model.adapter.hasEndpoints && this.plan.pinnedEndpoint === null) {
       const probeEndpoint = this.health.probeEndpoint(model);
       if (probeEndpoint !== null && !this.#failedEndpoints.get(model.name)?.has(probeEndpoint)) {
-        return { ...this.#target(model, probeEndpoint), routeId: model.routeIdFor(probeEndpoint), probe: true, why: '' };
+        return this.#target(model, probeEndpoint, model.routeIdFor(probeEndpoint), true);
       }
     }
     const routeId = this.plan.pinnedEndpoint !== null ? model.routeIdFor(this.plan.pinnedEndpoint) : model.directRouteId;
@@ -141,15 +141,20 @@ export class AttemptPlanner {
       refused.push({ model, routeId, at: admission.retryAt });
       return null;
     }
-    return { ...this.#target(model, this.plan.pinnedEndpoint), routeId, probe: admission.probe, why: '' };
+    return this.#target(model, this.plan.pinnedEndpoint, routeId, admission.probe);
   }
 
-  #target(model: CatalogModel, pinned: string | null): Omit<AttemptChoice, 'routeId' | 'probe' | 'why'> {
-    const failed = this.#failedEndpoints.get(model.name);
-    const blocked = this.health.ignoredEndpoints(model);
-    const ignoredEndpoints = pinned !== null || !failed ? blocked : [...blocked, ...[...failed].filter((e) => !blocked.includes(e))];
+  #target(model: CatalogModel, pinned: string | null, routeId: string, probe: boolean, why = ''): AttemptChoice {
     const thinking = this.options.escalate && model === this.plan.escalationModel ? this.options.escalationThinking : this.plan.thinking;
-    return { model, pinnedEndpoint: pinned, ignoredEndpoints, thinking };
+    return { model, routeId, pinnedEndpoint: pinned, ignoredEndpoints: this.#ignored(model, pinned), probe, thinking, why };
+  }
+
+  /** What the aggregator must keep out: blocked endpoints and those this request saw fail. */
+  #ignored(model: CatalogModel, pinned: string | null): readonly string[] {
+    if (!model.adapter.hasEndpoints || pinned !== null) return NONE;
+    const blocked = this.health.ignoredEndpoints(model);
+    const failed = this.#failedEndpoints.get(model.name);
+    return failed ? [...blocked, ...[...failed].filter((e) => !blocked.includes(e))] : blocked;
   }
 
   #hasOtherEndpoints(model: CatalogModel): boolean {
@@ -158,6 +163,14 @@ export class AttemptPlanner {
     const blocked = this.health.ignoredEndpoints(model);
     return model.routes.some((r) => r.endpoint !== null && !failed?.has(r.endpoint) && !blocked.includes(r.endpoint));
   }
+}
+
+const NONE: readonly string[] = [];
+
+interface Refused {
+  model: CatalogModel;
+  routeId: string;
+  at: number;
 }
 
 function preferring<T>(items: T[], preferred: (item: T) => boolean): T[] {

@@ -8,7 +8,8 @@ import type { UpstreamFailure } from '../upstream/index.js';
 export type AttemptResult =
   | { kind: 'status'; status: number; headers: IncomingHttpHeaders; body: Buffer; servedEndpoint: null }
   | { kind: 'failure'; failure: UpstreamFailure; servedEndpoint: string | null }
-  | { kind: 'answer'; body: Buffer; completion: ChatCompletion; servedEndpoint: string | null }
+  /** `completion` is null when the relay only peeked (no gate, no rewrite needed). */
+  | { kind: 'answer'; body: Buffer; completion: ChatCompletion | null; usage: Usage | null; servedEndpoint: string | null }
   | { kind: 'rejected'; gate: GateResult; servedEndpoint: string | null }
   | {
       kind: 'streamed';

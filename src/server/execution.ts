@@ -48,12 +48,15 @@ interface AttemptFailure extends FailedAttempt {
   failure?: UpstreamFailure;
 }
 
+const ATTEMPTS = ['1', '1', '2', '3', '4', '5', '6'];
+
 const CLIENT_GONE = new UpstreamFailure('aborted', 'client_disconnected', 'the client closed the connection');
 
 export class ChatExecution {
   #exchange: Exchange | null = null;
   #clientGone = false;
-  #abort = new AbortController();
+  /** Created only when a 429 wait starts: most requests never wait. */
+  #abort: AbortController | null = null;
   #failures: AttemptFailure[] = [];
   #planner: AttemptPlanner;
   #gate: QualityGate | null;
@@ -82,18 +85,20 @@ export class ChatExecution {
       if (res.writableFinished) return;
       this.#clientGone = true;
       this.#exchange?.abort(CLIENT_GONE);
-      this.#abort.abort(CLIENT_GONE);
+      this.#abort?.abort(CLIENT_GONE);
     });
     const role = this.r.plan.role;
-    const wait = new WaitBudget(role?.config.retry.maxWait ?? 0, role?.config.retry.budget ?? 0);
+    let wait: WaitBudget | null = null;
     let last: FailedAttempt | null = null;
     for (;;) {
       const choice = this.#planner.next(last);
       if (!choice) return this.#exhausted();
       let result = await this.#attempt(choice);
       while (!this.#clientGone && result.kind === 'status' && result.status === 429) {
+        wait ??= new WaitBudget(role?.config.retry.maxWait ?? 0, role?.config.retry.budget ?? 0);
         const ms = wait.allow(parseRetryAfter(result.headers['retry-after'], this.d.clock.now()));
         if (ms === null) break;
+        this.#abort ??= new AbortController();
         try {
           await this.d.clock.sleep(ms, this.#abort.signal);
         } catch {
@@ -138,7 +143,7 @@ export class ChatExecution {
         registeredAs = route;
         this.d.inflight.add(route, handle);
       };
-      const sink = this.r.stream ? this.#streamRelay(choice, resolve, onServed) : new JsonRelay(model, resolve);
+      const sink = this.r.stream ? this.#streamRelay(choice, resolve, onServed) : new JsonRelay(model, this.#gate !== null || choice.thinking === 'off', resolve);
       this.#exchange = new Exchange(
         {
           dispatcher: this.d.pools.get(model.upstream.origin, { connections: model.upstream.connections, connectTimeoutMs: model.timeouts.connect }),
@@ -204,12 +209,15 @@ export class ChatExecution {
       case 'answer': {
         this.d.board.success(route, probe);
         let body = result.body;
-        if (choice.thinking === 'off' && stripReasoning(result.completion)) body = Buffer.from(JSON.stringify(result.completion));
-        const message = result.completion.choices[0]?.message;
-        const verdict = this.#gate?.judge({ text: typeof message?.content === 'string' ? message.content : '', finishReason: result.completion.choices[0]?.finish_reason ?? null }, this.r.language);
-        if (verdict && !verdict.passed) return this.#qualityFailure(choice, route, served, verdict.failed!);
-        this.#recordUsage(choice, result.completion.usage ?? null);
-        sendRaw(this.r.res, 200, body, { 'content-type': 'application/json', ...this.#headers(route) });
+        const completion = result.completion;
+        if (completion) {
+          if (choice.thinking === 'off' && stripReasoning(completion)) body = Buffer.from(JSON.stringify(completion));
+          const message = completion.choices[0]?.message;
+          const verdict = this.#gate?.judge({ text: typeof message?.content === 'string' ? message.content : '', finishReason: completion.choices[0]?.finish_reason ?? null }, this.r.language);
+          if (verdict && !verdict.passed) return this.#qualityFailure(choice, route, served, verdict.failed!);
+        }
+        this.#recordUsage(choice, result.usage);
+        sendRaw(this.r.res, 200, body, this.#headers(route, 'application/json'));
         return this.#answered(route);
       }
       case 'rejected':
@@ -292,8 +300,9 @@ export class ChatExecution {
     this.#finish(route, 'upstream_error');
   }
 
-  #headers(route: string): OutgoingHttpHeaders {
-    const headers: OutgoingHttpHeaders = { 'x-request-id': this.r.requestId, 'x-warden-route': route, 'x-warden-attempts': String(Math.max(1, this.#planner.attempts)) };
+  #headers(route: string, contentType?: string): OutgoingHttpHeaders {
+    const headers: OutgoingHttpHeaders = { 'x-request-id': this.r.requestId, 'x-warden-route': route, 'x-warden-attempts': ATTEMPTS[this.#planner.attempts] ?? String(this.#planner.attempts) };
+    if (contentType) headers['content-type'] = contentType;
     const role = this.r.plan.role;
     if (role) headers['x-warden-role'] = role.name;
     const first = this.#failures[0];

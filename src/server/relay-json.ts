@@ -1,6 +1,7 @@
 // Relays a non-streaming completion: buffer the (small) answer and make sure it is a JSON
 // completion. Nothing is sent here: the execution gates the answer first.
 import type { IncomingHttpHeaders } from 'node:http';
+import { looksLikeCompletion, peekString, peekUsage } from '../protocol/peek.js';
 import type { ChatCompletion } from '../protocol/types.js';
 import type { CatalogModel } from '../catalog/index.js';
 import { invalidResponse, type ExchangeSink, type UpstreamFailure } from '../upstream/index.js';
@@ -13,6 +14,8 @@ export class JsonRelay implements ExchangeSink {
 
   constructor(
     private readonly model: CatalogModel,
+    /** Parse the whole answer (the gate or a rewrite needs it); otherwise only peek at it. */
+    private readonly parse: boolean,
     private readonly done: (result: AttemptResult) => void,
   ) {}
 
@@ -28,6 +31,11 @@ export class JsonRelay implements ExchangeSink {
   onEnd(): void {
     const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
     if (this.#status !== 200) return this.done({ kind: 'status', status: this.#status, headers: this.#headers, body, servedEndpoint: null });
+    if (!this.parse) {
+      if (!looksLikeCompletion(body)) return this.onError(invalidResponse(`upstream answered 200 with a body that is not a chat completion (${describe(body)})`));
+      const served = this.model.adapter.hasEndpoints ? this.model.adapter.servedEndpoint({ provider: peekString(body, 'provider') }) : null;
+      return this.done({ kind: 'answer', body, completion: null, usage: peekUsage(body), servedEndpoint: served });
+    }
     let completion: ChatCompletion;
     try {
       completion = JSON.parse(body.toString('utf8')) as ChatCompletion;
@@ -35,7 +43,7 @@ export class JsonRelay implements ExchangeSink {
     } catch {
       return this.onError(invalidResponse(`upstream answered 200 with a body that is not a chat completion (${describe(body)})`));
     }
-    this.done({ kind: 'answer', body, completion, servedEndpoint: this.model.adapter.servedEndpoint(completion) });
+    this.done({ kind: 'answer', body, completion, usage: completion.usage ?? null, servedEndpoint: this.model.adapter.servedEndpoint(completion) });
   }
 
   onError(failure: UpstreamFailure): void {

@@ -9,7 +9,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 export function sendRaw(res: ServerResponse, status: number, body: string | Buffer, headers: OutgoingHttpHeaders): void {
   if (res.headersSent || res.destroyed) return;
-  headers['content-length'] = Buffer.byteLength(body);
+  headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   res.writeHead(status, headers);
   res.end(body);
 }

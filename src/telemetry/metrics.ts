@@ -28,7 +28,8 @@ export class GatewayMetrics {
   readonly #qualityFailures = new Counter({ name: 'warden_quality_failures_total', help: 'Answers that failed the quality gate, by check and reason', labelNames: ['role', 'route', 'check', 'reason'], registers: [this.registry] });
   readonly #cost = new Counter({ name: 'warden_cost_usd_total', help: 'Token cost from usage and configured prices, per role and model', labelNames: ['role', 'model'], registers: [this.registry] });
   readonly #tokens = new Counter({ name: 'warden_tokens_total', help: 'Tokens from usage, per role, model and kind', labelNames: ['role', 'model', 'kind'], registers: [this.registry] });
-  #children = new Map<string, { requests: Map<Outcome, Counter.Internal>; duration: Histogram.Internal<string>; firstToken: Histogram.Internal<string> }>();
+  /** role → route → children: two Map lookups and no string building per request. */
+  #children = new Map<string, Map<string, { requests: Map<Outcome, Counter.Internal>; duration: Histogram.Internal<string>; firstToken: Histogram.Internal<string> }>>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'warden_' });
@@ -86,11 +87,15 @@ export class GatewayMetrics {
   }
 
   #child(role: string, route: string) {
-    const key = `${role}\u0000${route}`;
-    let child = this.#children.get(key);
+    let byRoute = this.#children.get(role);
+    if (!byRoute) {
+      byRoute = new Map();
+      this.#children.set(role, byRoute);
+    }
+    let child = byRoute.get(route);
     if (!child) {
       child = { requests: new Map(), duration: this.#duration.labels(role, route), firstToken: this.#firstToken.labels(role, route) };
-      this.#children.set(key, child);
+      byRoute.set(route, child);
     }
     return child;
   }
