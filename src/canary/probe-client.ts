@@ -5,7 +5,7 @@ import type { CatalogModel } from '../catalog/index.js';
 import { SseReader } from '../protocol/sse.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../protocol/types.js';
 import { classifyStatus } from '../resilience/index.js';
-import { Exchange, UpstreamFailure, type ExchangeSink, type PoolSet } from '../upstream/index.js';
+import { Exchange, poolFor, UpstreamFailure, type ExchangeSink, type PoolSet } from '../upstream/index.js';
 import type { ProbeExchange, ProbeRequest } from './types.js';
 
 export interface ProbeTarget {
@@ -27,7 +27,7 @@ export function sendProbe(target: ProbeTarget, probe: ProbeRequest, pools: PoolS
     const sink = new ProbeSink(probe, started, firstTokenLimitMs, resolve);
     const exchange = new Exchange(
       {
-        dispatcher: pools.get(model.upstream.origin, { connections: model.upstream.connections, connectTimeoutMs: model.timeouts.connect }),
+        dispatcher: poolFor(model, pools),
         path: model.upstream.chatPath,
         headers: model.upstream.headers as Record<string, string>,
         body: JSON.stringify(body),

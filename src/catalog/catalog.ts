@@ -1,6 +1,7 @@
 // Models and their routes, built from the config and kept current by endpoint discovery.
 // Everything a request needs about a model is resolved here once, so the hot path only
 // reads prepared objects.
+import type { Dispatcher } from 'undici';
 import type { ModelConfig, ProviderConfig, TimeoutConfig, WardenConfig } from '../config/index.js';
 import { adapters, type EndpointInfo, type UpstreamAdapter } from '../upstream/index.js';
 import { formatRouteId } from './route-id.js';
@@ -47,6 +48,8 @@ export class CatalogModel {
   #routeIds = new Map<string, string>();
   readonly directRouteId: string;
   lastDiscovery: { at: number; error: string | null } | null = null;
+  /** The keep-alive pool to this model's upstream, looked up once (see dispatcherFrom). */
+  dispatcher: Dispatcher | null = null;
 
   constructor(name: string, config: ModelConfig, upstream: UpstreamAddress, providerKind: ProviderConfig['kind'], timeouts: ResolvedTimeouts) {
     this.name = name;

@@ -4,6 +4,9 @@
 import type { Usage } from './types.js';
 
 const QUOTE = 0x22;
+// Needles as buffers once: a string needle is converted on every search.
+const CHOICES = Buffer.from('"choices"');
+const USAGE = Buffer.from('"usage"');
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
@@ -13,7 +16,7 @@ export function looksLikeCompletion(body: Buffer): boolean {
   while (start < body.length && body[start]! <= 0x20) start++;
   let end = body.length - 1;
   while (end > start && body[end]! <= 0x20) end--;
-  return body[start] === OPEN_BRACE && body[end] === CLOSE_BRACE && body.includes('"choices"');
+  return body[start] === OPEN_BRACE && body[end] === CLOSE_BRACE && body.includes(CHOICES);
 }
 
 /** The string value of a top-level-looking `"name": "value"` pair, or null. */
@@ -29,7 +32,7 @@ export function peekString(body: Buffer, name: string): string | null {
 
 /** The `usage` object (it holds no strings with braces), parsed alone. */
 export function peekUsage(body: Buffer): Usage | null {
-  const at = body.lastIndexOf('"usage"');
+  const at = body.lastIndexOf(USAGE);
   if (at === -1) return null;
   const open = body.indexOf(OPEN_BRACE, at);
   if (open === -1) return null;

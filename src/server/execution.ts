@@ -10,7 +10,7 @@ import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type In
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
 import type { QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome } from '../telemetry/index.js';
-import { Exchange, stripReasoning, UpstreamFailure, type PoolSet } from '../upstream/index.js';
+import { Exchange, poolFor, stripReasoning, UpstreamFailure, type PoolSet } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
 import { StreamRelay } from './relay-stream.js';
@@ -146,7 +146,7 @@ export class ChatExecution {
       const sink = this.r.stream ? this.#streamRelay(choice, resolve, onServed) : new JsonRelay(model, this.#gate !== null || choice.thinking === 'off', resolve);
       this.#exchange = new Exchange(
         {
-          dispatcher: this.d.pools.get(model.upstream.origin, { connections: model.upstream.connections, connectTimeoutMs: model.timeouts.connect }),
+          dispatcher: poolFor(model, this.d.pools),
           path: model.upstream.chatPath,
           headers: model.upstream.headers as Record<string, string>,
           body: JSON.stringify(body),

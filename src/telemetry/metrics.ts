@@ -12,11 +12,24 @@ export type Outcome =
   | 'stream_error'
   | 'client_aborted';
 
+interface Tally {
+  labels: [string, string, Outcome];
+  count: number;
+}
+
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export class GatewayMetrics {
   readonly registry = new Registry();
-  readonly #requests = new Counter({ name: 'warden_requests_total', help: 'Chat completion requests by role, route and outcome', labelNames: ['role', 'route', 'outcome'], registers: [this.registry] });
+  /** Counted in plain numbers on the request path and handed to prom-client at scrape time. */
+  readonly #tallies: Tally[] = [];
+  readonly #requests = new Counter({
+    name: 'warden_requests_total',
+    help: 'Chat completion requests by role, route and outcome',
+    labelNames: ['role', 'route', 'outcome'],
+    registers: [this.registry],
+    collect: () => this.#flushRequests(),
+  });
   readonly #duration = new Histogram({ name: 'warden_request_duration_seconds', help: 'Time from request to the last byte of the answer', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly #firstToken = new Histogram({ name: 'warden_first_token_seconds', help: 'Time from request to the first content token of a stream', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly #rejected = new Counter({ name: 'warden_rejected_requests_total', help: 'Requests refused before reaching a route, by error code', labelNames: ['code'], registers: [this.registry] });
@@ -29,7 +42,7 @@ export class GatewayMetrics {
   readonly #cost = new Counter({ name: 'warden_cost_usd_total', help: 'Token cost from usage and configured prices, per role and model', labelNames: ['role', 'model'], registers: [this.registry] });
   readonly #tokens = new Counter({ name: 'warden_tokens_total', help: 'Tokens from usage, per role, model and kind', labelNames: ['role', 'model', 'kind'], registers: [this.registry] });
   /** role → route → children: two Map lookups and no string building per request. */
-  #children = new Map<string, Map<string, { requests: Map<Outcome, Counter.Internal>; duration: Histogram.Internal<string>; firstToken: Histogram.Internal<string> }>>();
+  #children = new Map<string, Map<string, { requests: Map<Outcome, Tally>; duration: Histogram.Internal<string>; firstToken: Histogram.Internal<string> }>>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'warden_' });
@@ -37,12 +50,13 @@ export class GatewayMetrics {
 
   recordRequest(role: string, route: string, outcome: Outcome, seconds: number): void {
     const child = this.#child(role, route);
-    let counter = child.requests.get(outcome);
-    if (!counter) {
-      counter = this.#requests.labels(role, route, outcome);
-      child.requests.set(outcome, counter);
+    let tally = child.requests.get(outcome);
+    if (!tally) {
+      tally = { labels: [role, route, outcome], count: 0 };
+      child.requests.set(outcome, tally);
+      this.#tallies.push(tally);
     }
-    counter.inc();
+    tally.count++;
     child.duration.observe(seconds);
   }
 
@@ -76,6 +90,14 @@ export class GatewayMetrics {
     if (promptTokens > 0) this.#tokens.labels(role, model, 'prompt').inc(promptTokens);
     if (completionTokens > 0) this.#tokens.labels(role, model, 'completion').inc(completionTokens);
     if (usd !== null && usd > 0) this.#cost.labels(role, model).inc(usd);
+  }
+
+  #flushRequests(): void {
+    for (const tally of this.#tallies) {
+      if (tally.count === 0) continue;
+      this.#requests.labels(...tally.labels).inc(tally.count);
+      tally.count = 0;
+    }
   }
 
   text(): Promise<string> {

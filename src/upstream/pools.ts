@@ -1,6 +1,6 @@
 // One keep-alive undici Pool per upstream origin and connect timeout, shared by every route
 // that reaches that origin.
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 
 export interface PoolOptions {
   connections: number;
@@ -30,4 +30,9 @@ export class PoolSet {
     this.#pools.clear();
     await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
   }
+}
+
+/** A model's pool, looked up once and kept on the model: the request path builds no key. */
+export function poolFor(model: { dispatcher: Dispatcher | null; upstream: { origin: string; connections: number }; timeouts: { connect: number } }, pools: PoolSet): Dispatcher {
+  return (model.dispatcher ??= pools.get(model.upstream.origin, { connections: model.upstream.connections, connectTimeoutMs: model.timeouts.connect }));
 }
