@@ -1,6 +1,7 @@
-// Prometheus metrics. Children are cached per label set so the hot path pays a Map lookup,
-// not prom-client's label hashing, on every request.
+// Prometheus metrics. The request path pays Map lookups, never prom-client's label hashing:
+// histogram children are cached per label set, hot counters are batched (BatchedCounter).
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { BatchedCounter } from './batched-counter.js';
 
 export type Outcome =
   | 'ok'
@@ -12,52 +13,32 @@ export type Outcome =
   | 'stream_error'
   | 'client_aborted';
 
-interface Tally {
-  labels: [string, string, Outcome];
-  count: number;
-}
-
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export class GatewayMetrics {
   readonly registry = new Registry();
-  /** Counted in plain numbers on the request path and handed to prom-client at scrape time. */
-  readonly #tallies: Tally[] = [];
-  readonly #requests = new Counter({
-    name: 'warden_requests_total',
-    help: 'Chat completion requests by role, route and outcome',
-    labelNames: ['role', 'route', 'outcome'],
-    registers: [this.registry],
-    collect: () => this.#flushRequests(),
-  });
+  readonly #requests = new BatchedCounter({ name: 'warden_requests_total', help: 'Chat completion requests by role, route and outcome', labelNames: ['role', 'route', 'outcome'], registry: this.registry });
   readonly #duration = new Histogram({ name: 'warden_request_duration_seconds', help: 'Time from request to the last byte of the answer', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly #firstToken = new Histogram({ name: 'warden_first_token_seconds', help: 'Time from request to the first content token of a stream', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly #rejected = new Counter({ name: 'warden_rejected_requests_total', help: 'Requests refused before reaching a route, by error code', labelNames: ['code'], registers: [this.registry] });
-  readonly #roleResults = new Counter({ name: 'warden_role_requests_total', help: 'Requests per role by result: primary, fallback, degraded, default, unavailable, client_error, failed', labelNames: ['role', 'result'], registers: [this.registry] });
+  readonly #roleResults = new BatchedCounter({ name: 'warden_role_requests_total', help: 'Requests per role by result: primary, fallback, degraded, default, unavailable, client_error, failed', labelNames: ['role', 'result'], registry: this.registry });
   readonly #breakerTransitions = new Counter({ name: 'warden_breaker_transitions_total', help: 'Circuit breaker transitions by route and new state', labelNames: ['route', 'to'], registers: [this.registry] });
   readonly #breakerOpenSeconds = new Counter({ name: 'warden_breaker_open_seconds_total', help: 'Time routes spent out of closed state, counted when they close', labelNames: ['route'], registers: [this.registry] });
   readonly #recoveries = new Counter({ name: 'warden_breaker_recoveries_total', help: 'Breaker closings by whether the first recovery probe succeeded', labelNames: ['route', 'first_try'], registers: [this.registry] });
   readonly #escalations = new Counter({ name: 'warden_escalations_total', help: 'Requests escalated to a stronger model, by deciding signal', labelNames: ['role', 'signal'], registers: [this.registry] });
   readonly #qualityFailures = new Counter({ name: 'warden_quality_failures_total', help: 'Answers that failed the quality gate, by check and reason', labelNames: ['role', 'route', 'check', 'reason'], registers: [this.registry] });
-  readonly #cost = new Counter({ name: 'warden_cost_usd_total', help: 'Token cost from usage and configured prices, per role and model', labelNames: ['role', 'model'], registers: [this.registry] });
-  readonly #tokens = new Counter({ name: 'warden_tokens_total', help: 'Tokens from usage, per role, model and kind', labelNames: ['role', 'model', 'kind'], registers: [this.registry] });
+  readonly #cost = new BatchedCounter({ name: 'warden_cost_usd_total', help: 'Token cost from usage and configured prices, per role and model', labelNames: ['role', 'model'], registry: this.registry });
+  readonly #tokens = new BatchedCounter({ name: 'warden_tokens_total', help: 'Tokens from usage, per role, model and kind', labelNames: ['role', 'model', 'kind'], registry: this.registry });
   /** role → route → children: two Map lookups and no string building per request. */
-  #children = new Map<string, Map<string, { requests: Map<Outcome, Tally>; duration: Histogram.Internal<string>; firstToken: Histogram.Internal<string> }>>();
+  #children = new Map<string, Map<string, { duration: Histogram.Internal<string>; firstToken: Histogram.Internal<string> }>>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'warden_' });
   }
 
   recordRequest(role: string, route: string, outcome: Outcome, seconds: number): void {
-    const child = this.#child(role, route);
-    let tally = child.requests.get(outcome);
-    if (!tally) {
-      tally = { labels: [role, route, outcome], count: 0 };
-      child.requests.set(outcome, tally);
-      this.#tallies.push(tally);
-    }
-    tally.count++;
-    child.duration.observe(seconds);
+    this.#requests.inc([role, route, outcome]);
+    this.#child(role, route).duration.observe(seconds);
   }
 
   recordFirstToken(role: string, route: string, seconds: number): void {
@@ -69,7 +50,7 @@ export class GatewayMetrics {
   }
 
   recordRoleResult(role: string, result: 'primary' | 'fallback' | 'degraded' | 'default' | 'unavailable' | 'client_error' | 'failed'): void {
-    this.#roleResults.labels(role, result).inc();
+    this.#roleResults.inc([role, result]);
   }
 
   recordBreakerTransition(route: string, to: string, openMs: number | null, firstTry: boolean | null): void {
@@ -87,17 +68,9 @@ export class GatewayMetrics {
   }
 
   recordUsage(role: string, model: string, promptTokens: number, completionTokens: number, usd: number | null): void {
-    if (promptTokens > 0) this.#tokens.labels(role, model, 'prompt').inc(promptTokens);
-    if (completionTokens > 0) this.#tokens.labels(role, model, 'completion').inc(completionTokens);
-    if (usd !== null && usd > 0) this.#cost.labels(role, model).inc(usd);
-  }
-
-  #flushRequests(): void {
-    for (const tally of this.#tallies) {
-      if (tally.count === 0) continue;
-      this.#requests.labels(...tally.labels).inc(tally.count);
-      tally.count = 0;
-    }
+    if (promptTokens > 0) this.#tokens.inc([role, model, 'prompt'], promptTokens);
+    if (completionTokens > 0) this.#tokens.inc([role, model, 'completion'], completionTokens);
+    if (usd !== null && usd > 0) this.#cost.inc([role, model], usd);
   }
 
   text(): Promise<string> {
@@ -116,7 +89,7 @@ export class GatewayMetrics {
     }
     let child = byRoute.get(route);
     if (!child) {
-      child = { requests: new Map(), duration: this.#duration.labels(role, route), firstToken: this.#firstToken.labels(role, route) };
+      child = { duration: this.#duration.labels(role, route), firstToken: this.#firstToken.labels(role, route) };
       byRoute.set(route, child);
     }
     return child;
