@@ -5,7 +5,7 @@ import type { CatalogModel } from '../catalog/index.js';
 import { SseReader } from '../protocol/sse.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../protocol/types.js';
 import { classifyStatus } from '../resilience/index.js';
-import { Exchange, poolFor, UpstreamFailure, type ExchangeSink, type PoolSet } from '../upstream/index.js';
+import { exchangeWith, UpstreamFailure, type Exchange, type ExchangeSink, type PoolSet } from '../upstream/index.js';
 import type { ProbeExchange, ProbeRequest } from './types.js';
 
 export interface ProbeTarget {
@@ -25,18 +25,7 @@ export function sendProbe(target: ProbeTarget, probe: ProbeRequest, pools: PoolS
   const started = performance.now();
   return new Promise((resolve) => {
     const sink = new ProbeSink(probe, started, firstTokenLimitMs, resolve);
-    const exchange = new Exchange(
-      {
-        dispatcher: poolFor(model, pools),
-        path: model.upstream.chatPath,
-        headers: model.upstream.headers as Record<string, string>,
-        body: JSON.stringify(body),
-        firstByteTimeoutMs: model.timeouts.firstByte,
-        totalTimeoutMs: model.timeouts.total,
-      },
-      sink,
-    );
-    sink.exchange = exchange;
+    sink.exchange = exchangeWith(model, pools, JSON.stringify(body), sink);
   });
 }
 

@@ -10,7 +10,7 @@ import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type In
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
 import type { QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome } from '../telemetry/index.js';
-import { Exchange, poolFor, stripReasoning, UpstreamFailure, type PoolSet } from '../upstream/index.js';
+import { exchangeWith, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
 import { StreamRelay } from './relay-stream.js';
@@ -144,17 +144,7 @@ export class ChatExecution {
         this.d.inflight.add(route, handle);
       };
       const sink = this.r.stream ? this.#streamRelay(choice, resolve, onServed) : new JsonRelay(model, this.#gate !== null || choice.thinking === 'off', resolve);
-      this.#exchange = new Exchange(
-        {
-          dispatcher: poolFor(model, this.d.pools),
-          path: model.upstream.chatPath,
-          headers: model.upstream.headers as Record<string, string>,
-          body: JSON.stringify(body),
-          firstByteTimeoutMs: model.timeouts.firstByte,
-          totalTimeoutMs: model.timeouts.total,
-        },
-        sink,
-      );
+      this.#exchange = exchangeWith(model, this.d.pools, JSON.stringify(body), sink);
       if (sink instanceof StreamRelay) sink.attach(this.#exchange);
       if (this.#clientGone) this.#exchange.abort(CLIENT_GONE);
     });

@@ -148,6 +148,9 @@ export class StreamRelay implements ExchangeSink {
         this.#started = true;
         this.#clearFirstTokenTimer();
         this.hooks.onFirstToken(this.#served);
+        // Nothing left to learn from this chunk when the stream commits now and is not
+        // collected: the rest goes out as raw bytes, unparsed.
+        if (!this.#committed && this.hooks.holdBack === null && !this.hooks.collect) return true;
       }
     }
     return true;

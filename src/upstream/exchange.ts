@@ -4,6 +4,7 @@
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { fromUndiciError, timeoutFailure, UpstreamFailure } from './errors.js';
+import { poolFor, type PoolSet, type UpstreamTarget } from './pools.js';
 
 export interface ExchangeSink {
   onResponse(status: number, headers: IncomingHttpHeaders): void;
@@ -93,4 +94,19 @@ export class Exchange implements Dispatcher.DispatchHandler {
     clearTimeout(this.#totalTimer);
     return true;
   }
+}
+
+/** One chat completion exchange with a model's upstream, with its timeouts and credentials. */
+export function exchangeWith(model: UpstreamTarget, pools: PoolSet, body: string, sink: ExchangeSink): Exchange {
+  return new Exchange(
+    {
+      dispatcher: poolFor(model, pools),
+      path: model.upstream.chatPath,
+      headers: model.upstream.headers as Record<string, string>,
+      body,
+      firstByteTimeoutMs: model.timeouts.firstByte,
+      totalTimeoutMs: model.timeouts.total,
+    },
+    sink,
+  );
 }

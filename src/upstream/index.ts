@@ -1,8 +1,8 @@
 export type { UpstreamAdapter, AttemptTarget, EndpointInfo } from './adapter.js';
 export { openAICompatible } from './openai-compatible.js';
 export { openRouter, mergeProviderPreferences } from './openrouter.js';
-export { Exchange, type ExchangeSink, type ExchangeRequest } from './exchange.js';
-export { PoolSet, poolFor } from './pools.js';
+export { Exchange, exchangeWith, type ExchangeSink, type ExchangeRequest } from './exchange.js';
+export { PoolSet, poolFor, type UpstreamTarget } from './pools.js';
 export { stripReasoning } from './thinking.js';
 export { listEndpoints, parseEndpointListing } from './discovery.js';
 export { UpstreamFailure, isUpstreamFailure, invalidResponse, timeoutFailure, routeShed } from './errors.js';

@@ -32,7 +32,14 @@ export class PoolSet {
   }
 }
 
+/** What an exchange needs to know of a model's upstream (a catalog model fits). */
+export interface UpstreamTarget {
+  dispatcher: Dispatcher | null;
+  upstream: { origin: string; connections: number; chatPath: string; headers: Readonly<Record<string, string>> };
+  timeouts: { connect: number; firstByte: number; total: number };
+}
+
 /** A model's pool, looked up once and kept on the model: the request path builds no key. */
-export function poolFor(model: { dispatcher: Dispatcher | null; upstream: { origin: string; connections: number }; timeouts: { connect: number } }, pools: PoolSet): Dispatcher {
+export function poolFor(model: UpstreamTarget, pools: PoolSet): Dispatcher {
   return (model.dispatcher ??= pools.get(model.upstream.origin, { connections: model.upstream.connections, connectTimeoutMs: model.timeouts.connect }));
 }
