@@ -29,7 +29,8 @@ function userLanguage(body: ChatRequest, checks: readonly string[] | undefined):
 }
 
 export async function handleChat(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: ChatDeps): Promise<void> {
-  const body = parseChatRequest(await readBody(req, deps.bodyLimit));
+  const raw = await readBody(req, deps.bodyLimit);
+  const body = parseChatRequest(raw);
   const plan = deps.router.resolve(body.model);
   if (!plan) throw modelNotFound(body.model);
   const role = plan.role;
@@ -44,5 +45,5 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, requ
       deps.log.info({ requestId, role: role.name, score: escalation.score, cause: escalation.cause, to: role.config.escalation.model }, 'escalated');
     }
   }
-  await new ChatExecution(deps, { res, requestId, startedAt, plan, body, stream: body.stream === true, language, escalation }).run();
+  await new ChatExecution(deps, { res, raw, requestId, startedAt, plan, body, stream: body.stream === true, language, escalation }).run();
 }

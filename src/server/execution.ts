@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from '../clock/index.js';
 import { GatewayError } from '../protocol/errors.js';
+import { spliceModel } from '../protocol/splice.js';
 import type { ChatRequest, Usage } from '../protocol/types.js';
 import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
@@ -32,6 +33,8 @@ export interface ExecutionDeps {
 
 export interface ExecutionRequest {
   res: ServerResponse;
+  /** The client's body as received, reused when only the model name changes. */
+  raw: Buffer;
   requestId: string;
   startedAt: number;
   plan: Plan;
@@ -119,15 +122,21 @@ export class ChatExecution {
 
   #attempt(choice: AttemptChoice): Promise<AttemptResult> {
     const { model } = choice;
-    // Later attempts start again from the client's body: shaping only replaces top-level fields.
-    const body = this.#planner.attempts === 1 ? this.#original : { ...this.#original };
-    model.adapter.shapeBody(body, {
-      upstreamModel: model.upstreamModel,
-      pinnedEndpoint: choice.pinnedEndpoint,
-      ignoredEndpoints: choice.ignoredEndpoints,
-      thinking: choice.thinking,
-      thinkingSwitch: model.upstream.thinkingSwitch,
-    });
+    // When the model name is the only change, the client's own bytes go out (see splice.ts).
+    const onlyModel = choice.thinking === 'auto' && choice.pinnedEndpoint === null && choice.ignoredEndpoints.length === 0;
+    let payload: string | Buffer | null = onlyModel ? spliceModel(this.r.raw, this.#original.model, model.upstreamModel) : null;
+    if (payload === null) {
+      // Later attempts start again from the client's body: shaping only replaces top-level fields.
+      const body = this.#planner.attempts === 1 ? this.#original : { ...this.#original };
+      model.adapter.shapeBody(body, {
+        upstreamModel: model.upstreamModel,
+        pinnedEndpoint: choice.pinnedEndpoint,
+        ignoredEndpoints: choice.ignoredEndpoints,
+        thinking: choice.thinking,
+        thinkingSwitch: model.upstream.thinkingSwitch,
+      });
+      payload = JSON.stringify(body);
+    }
     return new Promise<AttemptResult>((settle) => {
       // Registered under its route while in flight, so a route leaving service can drain it.
       let registeredAs = choice.routeId;
@@ -144,7 +153,7 @@ export class ChatExecution {
         this.d.inflight.add(route, handle);
       };
       const sink = this.r.stream ? this.#streamRelay(choice, resolve, onServed) : new JsonRelay(model, this.#gate !== null || choice.thinking === 'off', resolve);
-      this.#exchange = exchangeWith(model, this.d.pools, JSON.stringify(body), sink);
+      this.#exchange = exchangeWith(model, this.d.pools, payload, sink);
       if (sink instanceof StreamRelay) sink.attach(this.#exchange);
       if (this.#clientGone) this.#exchange.abort(CLIENT_GONE);
     });

@@ -18,7 +18,7 @@ export interface ExchangeRequest {
   dispatcher: Dispatcher;
   path: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
   firstByteTimeoutMs: number;
   totalTimeoutMs: number;
 }
@@ -97,7 +97,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
 }
 
 /** One chat completion exchange with a model's upstream, with its timeouts and credentials. */
-export function exchangeWith(model: UpstreamTarget, pools: PoolSet, body: string, sink: ExchangeSink): Exchange {
+export function exchangeWith(model: UpstreamTarget, pools: PoolSet, body: string | Buffer, sink: ExchangeSink): Exchange {
   return new Exchange(
     {
       dispatcher: poolFor(model, pools),

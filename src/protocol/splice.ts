@@ -1,0 +1,22 @@
+// Re-targeting a request body without re-serialising it: when the only change Warden makes
+// is the `model` name, the client's bytes are reused with that one value replaced. On a long
+// conversation this saves a JSON.stringify of the whole history per attempt.
+
+const MODEL_KEY = Buffer.from('"model"');
+
+/**
+ * The body with its top-level `"model": "<from>"` value replaced by `to`, or null when that
+ * cannot be done safely (the key appears more than once, or not in the plain form).
+ */
+export function spliceModel(raw: Buffer, from: string, to: string): Buffer | null {
+  const at = raw.indexOf(MODEL_KEY);
+  if (at === -1 || raw.indexOf(MODEL_KEY, at + MODEL_KEY.length) !== -1) return null;
+  let i = at + MODEL_KEY.length;
+  while (i < raw.length && raw[i]! <= 0x20) i++;
+  if (raw[i] !== 0x3a) return null;
+  i++;
+  while (i < raw.length && raw[i]! <= 0x20) i++;
+  const value = Buffer.from(JSON.stringify(from));
+  if (!raw.subarray(i, i + value.length).equals(value)) return null;
+  return Buffer.concat([raw.subarray(0, i), Buffer.from(JSON.stringify(to)), raw.subarray(i + value.length)]);
+}
