@@ -24,6 +24,8 @@ export class Blocklist {
   #byRoute = new Map<string, BlockEntry[]>();
   #restored = new Map<string, number | null>();
   #ignoreCache = new Map<string, readonly string[]>();
+  /** The cache holds until the next timed entry (or restore) lapses. */
+  #cacheValidUntil = Number.POSITIVE_INFINITY;
   #listeners: LeaveListener[] = [];
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -40,7 +42,7 @@ export class Blocklist {
     const list = this.#byRoute.get(entry.route) ?? [];
     list.push(entry);
     this.#byRoute.set(entry.route, list);
-    this.#ignoreCache.clear();
+    this.#invalidate();
     if (!wasBlocked && this.isBlocked(entry.route)) for (const l of this.#listeners) l(entry.route, entry);
   }
 
@@ -51,7 +53,7 @@ export class Blocklist {
     const list = (this.#byRoute.get(entry.route) ?? []).filter((e) => e.id !== id);
     if (list.length > 0) this.#byRoute.set(entry.route, list);
     else this.#byRoute.delete(entry.route);
-    this.#ignoreCache.clear();
+    this.#invalidate();
     return entry;
   }
 
@@ -65,12 +67,17 @@ export class Blocklist {
   /** Keeps a route in service over the canary's quarantine (not over human blocks). */
   restore(route: string, until: number | null): void {
     this.#restored.set(route, until);
-    this.#ignoreCache.clear();
+    this.#invalidate();
   }
 
   unrestore(route: string): void {
     this.#restored.delete(route);
+    this.#invalidate();
+  }
+
+  #invalidate(): void {
     this.#ignoreCache.clear();
+    this.#cacheValidUntil = Number.NEGATIVE_INFINITY;
   }
 
   isRestored(route: string): boolean {
@@ -102,11 +109,13 @@ export class Blocklist {
 
   /**
    * Endpoint names of `model` that must not serve, for an aggregator's ignore list. Cached
-   * until the list changes, so the hot path allocates nothing; timed entries bound the cache.
+   * until the list changes or its next timed entry lapses, so the hot path allocates nothing.
    */
   ignoredEndpoints(model: CatalogModel): readonly string[] {
+    const now = this.now();
+    if (now >= this.#cacheValidUntil) this.#refresh(now);
     const cached = this.#ignoreCache.get(model.name);
-    if (cached && !this.#hasTimedEntries()) return cached;
+    if (cached) return cached;
     const out: string[] = [];
     for (const routeId of this.#byRoute.keys()) {
       const parts = parseRouteId(routeId);
@@ -116,10 +125,15 @@ export class Blocklist {
     return out;
   }
 
-  #hasTimedEntries(): boolean {
-    for (const e of this.#entries.values()) if (e.until !== null) return true;
-    for (const until of this.#restored.values()) if (until !== null) return true;
-    return false;
+  /** Drops lapsed entries and restores, and dates the cache to the next lapse. */
+  #refresh(now: number): void {
+    for (const e of [...this.#entries.values()]) if (e.until !== null && e.until <= now) this.remove(e.id);
+    for (const [route, until] of [...this.#restored]) if (until !== null && until <= now) this.#restored.delete(route);
+    this.#ignoreCache.clear();
+    let next = Number.POSITIVE_INFINITY;
+    for (const e of this.#entries.values()) if (e.until !== null && e.until < next) next = e.until;
+    for (const until of this.#restored.values()) if (until !== null && until < next) next = until;
+    this.#cacheValidUntil = next;
   }
 }
 
