@@ -1,6 +1,7 @@
 // Picks the Store the config asks for.
 import { StoreError } from './errors.js';
 import { MemoryStore } from './memory.js';
+import { RedisStore, type RedisStoreLog } from './redis.js';
 import { SqliteStore, type SqliteStoreOptions } from './sqlite.js';
 import type { Store } from './store.js';
 
@@ -9,11 +10,28 @@ export type StoreConfig = { memory: true } | { sqlite: string } | { redis: strin
 
 export type StoreOptions = Omit<SqliteStoreOptions, 'file'>;
 
+/** Options for `openStoreAsync`: Redis also takes a key prefix and logs its recovery at info. */
+export type AsyncStoreOptions = Omit<StoreOptions, 'log'> & { log?: RedisStoreLog; prefix?: string };
+
+/** The stores that open without waiting; Redis needs `openStoreAsync`. */
 export function openStore(config: StoreConfig, options: StoreOptions = {}): Store {
   if ('sqlite' in config) return new SqliteStore({ ...options, file: config.sqlite });
   if ('redis' in config) {
     // The URL is left out on purpose: it may carry a password.
-    throw new StoreError('store_unsupported', 'the Redis store arrives in a later issue; use `state: { sqlite: <file> }` for now');
+    throw new StoreError('store_unsupported', 'the Redis store opens asynchronously: use `openStoreAsync` (the gateway switches to it in a later issue)');
   }
   return new MemoryStore(options.keep);
+}
+
+/**
+ * Any store the config names. Redis resolves once its snapshot is loaded, or after a short
+ * connect timeout in degraded mode (it keeps trying in the background and never throws here).
+ */
+export async function openStoreAsync(config: StoreConfig, options: AsyncStoreOptions = {}): Promise<Store> {
+  if ('redis' in config) {
+    const { keep, log, prefix } = options;
+    return RedisStore.open({ url: config.redis, ...(keep !== undefined && { keep }), ...(log && { log }), ...(prefix !== undefined && { prefix }) });
+  }
+  const { prefix: _prefix, ...rest } = options;
+  return openStore(config, rest);
 }

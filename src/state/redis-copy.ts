@@ -1,0 +1,119 @@
+// The Redis store's local copy of its hashes: what reads are served from. It also remembers the
+// order keys were first put (Redis hashes past a few fields do not keep one, and the admin view
+// lists blocks in order) and which keys were written locally after a read from Redis was asked,
+// so a slow reply never overwrites a newer local write.
+import type { CanaryRouteState } from '../canary/types.js';
+import type { BreakerSnapshot } from '../resilience/breaker.js';
+import type { HashKind } from './redis-wire.js';
+import type { RuntimeBlock } from './store.js';
+
+export type Values = { breakers: BreakerSnapshot; canary: CanaryRouteState; blocks: RuntimeBlock };
+
+/** A hash field in Redis: the value and when it was first put (µs since the epoch, unique per writer). */
+interface Field {
+  o: number;
+  v: unknown;
+}
+
+interface Entry {
+  order: number;
+  value: unknown;
+}
+
+export class LocalCopy {
+  readonly #maps: Record<HashKind, Map<string, Entry>> = { breakers: new Map(), canary: new Map(), blocks: new Map() };
+  /** The local write counter, and its value at each key's last local write. */
+  #seq = 0;
+  readonly #touched = new Map<string, number>();
+  #lastOrder = 0;
+
+  /** Marks a point in time: a read asked now is stale for keys written after it. */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  get<K extends HashKind>(kind: K, key: string): Values[K] | undefined {
+    return this.#maps[kind].get(key)?.value as Values[K] | undefined;
+  }
+
+  values<K extends HashKind>(kind: K): Map<string, Values[K]> {
+    const out = new Map<string, Values[K]>();
+    for (const [key, e] of this.#maps[kind]) out.set(key, e.value as Values[K]);
+    return out;
+  }
+
+  put<K extends HashKind>(kind: K, key: string, value: Values[K]): void {
+    const map = this.#maps[kind];
+    // A replaced key keeps its place, as a Map does.
+    const order = map.get(key)?.order ?? (this.#lastOrder = Math.max(Date.now() * 1000, this.#lastOrder + 1));
+    map.set(key, { order, value });
+    this.#touched.set(`${kind}\u0000${key}`, ++this.#seq);
+  }
+
+  delete(kind: HashKind, key: string): boolean {
+    const existed = this.#maps[kind].delete(key);
+    if (existed) this.#touched.set(`${kind}\u0000${key}`, ++this.#seq);
+    return existed;
+  }
+
+  /** The field to write to Redis, or null when the key is gone. Throws if the value cannot be serialised. */
+  encode(kind: HashKind, key: string): string | null {
+    const e = this.#maps[kind].get(key);
+    return e === undefined ? null : JSON.stringify({ o: e.order, v: e.value } satisfies Field);
+  }
+
+  /**
+   * Takes one field read from Redis (null: absent) unless the key was written locally after
+   * `asked` or `held` says a local write is still owed to Redis. True when the copy changed.
+   */
+  applyField(kind: HashKind, key: string, raw: string | null, asked: number, held: (kind: HashKind, key: string) => boolean): boolean {
+    return this.#apply(kind, key, raw, asked, held, true);
+  }
+
+  #apply(kind: HashKind, key: string, raw: string | null, asked: number, held: (kind: HashKind, key: string) => boolean, sort: boolean): boolean {
+    if (this.#stale(kind, key, asked) || held(kind, key)) return false;
+    const map = this.#maps[kind];
+    if (raw === null) return map.delete(key);
+    const field = decode(raw);
+    const before = map.get(key);
+    if (before && before.order === field.o && JSON.stringify(before.value) === JSON.stringify(field.v)) return false;
+    map.set(key, { order: field.o, value: field.v });
+    if (!before && sort) this.#sort(kind);
+    return true;
+  }
+
+  /** Replaces a whole kind with what Redis holds, under the same rule per key; returns the keys that changed. */
+  applyAll(kind: HashKind, remote: Record<string, string>, asked: number, held: (kind: HashKind, key: string) => boolean): { changed: string[]; bad: number } {
+    const changed: string[] = [];
+    let bad = 0;
+    for (const [key, raw] of Object.entries(remote)) {
+      try {
+        if (this.#apply(kind, key, raw, asked, held, false)) changed.push(key);
+      } catch {
+        bad++;
+      }
+    }
+    for (const key of [...this.#maps[kind].keys()]) {
+      if (!Object.hasOwn(remote, key) && this.#apply(kind, key, null, asked, held, false)) changed.push(key);
+    }
+    this.#sort(kind);
+    return { changed, bad };
+  }
+
+  #stale(kind: HashKind, key: string, asked: number): boolean {
+    return (this.#touched.get(`${kind}\u0000${key}`) ?? 0) > asked;
+  }
+
+  #sort(kind: HashKind): void {
+    const sorted = [...this.#maps[kind]].sort(([, a], [, b]) => a.order - b.order);
+    this.#maps[kind] = new Map(sorted);
+  }
+}
+
+function decode(raw: string): Field {
+  const parsed: unknown = JSON.parse(raw);
+  if (typeof parsed !== 'object' || parsed === null || typeof (parsed as Field).o !== 'number' || !('v' in parsed)) {
+    throw new Error('not a Warden hash field');
+  }
+  return parsed as Field;
+}

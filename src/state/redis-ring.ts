@@ -1,0 +1,57 @@
+// The newest audit events or ledger entries, kept locally so reads never wait on Redis.
+// Loaded from the Redis list at open and on recovery, appended to on every local write.
+
+export class Ring<T> {
+  #items: T[] = [];
+  /** Appends ever made: a reload keeps those made while it was in flight. */
+  #appends = 0;
+
+  constructor(private readonly keep: number) {}
+
+  /** Oldest first. */
+  get items(): readonly T[] {
+    return this.#items;
+  }
+
+  /** Marks a point in time for `load`. */
+  get mark(): number {
+    return this.#appends;
+  }
+
+  push(item: T): void {
+    this.#items.push(item);
+    this.#appends++;
+    if (this.#items.length > this.keep) this.#items.splice(0, this.#items.length - this.keep);
+  }
+
+  /** Newest first, as the Store interface wants; `limit` 0 gives none. */
+  newest(limit: number, keepIf: (item: T) => boolean = () => true): T[] {
+    const out: T[] = [];
+    for (let i = this.#items.length - 1; i >= 0 && out.length < limit; i--) {
+      const item = this.#items[i]!;
+      if (keepIf(item)) out.push(item);
+    }
+    return out;
+  }
+
+  /**
+   * Replaces the contents with a Redis list (LRANGE, newest first), followed by what was
+   * appended here since `mark`: those writes were sent after the read. Returns entries that
+   * would not parse.
+   */
+  load(newestFirst: string[], mark: number): number {
+    const since = Math.min(this.#items.length, this.#appends - mark);
+    const out: T[] = [];
+    let bad = 0;
+    for (let i = newestFirst.length - 1; i >= 0; i--) {
+      try {
+        out.push(JSON.parse(newestFirst[i]!) as T);
+      } catch {
+        bad++;
+      }
+    }
+    if (since > 0) out.push(...this.#items.slice(-since));
+    this.#items = out.length > this.keep ? out.slice(-this.keep) : out;
+    return bad;
+  }
+}

@@ -1,0 +1,119 @@
+// What the Redis store puts on the wire: key names, change notices, and the writes it owes
+// Redis while it cannot reach it. Free of I/O so it can be tested on its own.
+import type { ChainableCommander } from 'ioredis';
+import type { AuditEvent, LedgerEntry } from './store.js';
+
+/** The kinds kept as hashes, one field per route or block id. */
+export type HashKind = 'breakers' | 'canary' | 'blocks';
+/** What `onChange` reports: a hash field or an audit event written by another instance. */
+export type ChangeKind = HashKind | 'audit';
+
+export const HASH_KINDS: readonly HashKind[] = ['breakers', 'canary', 'blocks'];
+
+export interface RedisKeys {
+  hash(kind: HashKind): string;
+  readonly audit: string;
+  readonly ledger: string;
+  readonly changes: string;
+}
+
+export function keys(prefix: string): RedisKeys {
+  return {
+    hash: (kind) => `${prefix}${kind}`,
+    audit: `${prefix}audit`,
+    ledger: `${prefix}ledger`,
+    changes: `${prefix}changes`,
+  };
+}
+
+/**
+ * A change notice on the changes channel. Hash notices carry only the key, so a reader always
+ * fetches the current value rather than trusting one that may already be stale; audit notices
+ * carry the event, because the list has no per-event key to fetch.
+ */
+export type Notice =
+  | { kind: HashKind; key: string; origin: string }
+  | { kind: 'audit'; key: string; origin: string; event: AuditEvent };
+
+export function parseNotice(raw: string): Notice | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  if (typeof v['key'] !== 'string' || typeof v['origin'] !== 'string') return null;
+  if (v['kind'] === 'audit') {
+    const e = v['event'];
+    if (typeof e !== 'object' || e === null) return null;
+    return { kind: 'audit', key: v['key'], origin: v['origin'], event: e as AuditEvent };
+  }
+  if (typeof v['kind'] === 'string' && (HASH_KINDS as readonly string[]).includes(v['kind'])) {
+    return { kind: v['kind'] as HashKind, key: v['key'], origin: v['origin'] };
+  }
+  return null;
+}
+
+export type ListOp = { kind: 'audit'; json: string; event: AuditEvent } | { kind: 'ledger'; json: string; entry: LedgerEntry };
+
+/**
+ * Writes held while Redis is away. Hash keys are kept as a set, because replaying the current
+ * local value of each gives the same end state as replaying every put in order; list appends
+ * are kept in order and bounded, the oldest dropped first.
+ */
+export class Backlog {
+  readonly dirty: Record<HashKind, Set<string>> = { breakers: new Set(), canary: new Set(), blocks: new Set() };
+  list: ListOp[] = [];
+  dropped = 0;
+
+  constructor(private readonly max: number) {}
+
+  get size(): number {
+    return this.list.length + HASH_KINDS.reduce((n, k) => n + this.dirty[k].size, 0);
+  }
+
+  markDirty(kind: HashKind, key: string): void {
+    this.dirty[kind].add(key);
+  }
+
+  push(op: ListOp): void {
+    this.list.push(op);
+    if (this.list.length > this.max) {
+      const over = this.list.length - this.max;
+      this.list.splice(0, over);
+      this.dropped += over;
+    }
+  }
+
+  /** Takes everything, leaving the backlog empty; a failed replay puts it back with `restore`. */
+  take(): { dirty: Record<HashKind, string[]>; list: ListOp[] } {
+    const out = {
+      dirty: { breakers: [...this.dirty.breakers], canary: [...this.dirty.canary], blocks: [...this.dirty.blocks] },
+      list: this.list,
+    };
+    for (const k of HASH_KINDS) this.dirty[k].clear();
+    this.list = [];
+    return out;
+  }
+
+  /** Puts a failed replay back in front of anything queued since, so the order holds. */
+  restore(taken: { dirty: Record<HashKind, string[]>; list: ListOp[] }): void {
+    for (const k of HASH_KINDS) for (const key of taken.dirty[k]) this.dirty[k].add(key);
+    const newer = this.list;
+    this.list = [];
+    for (const op of [...taken.list, ...newer]) this.push(op);
+  }
+}
+
+/** Adds one append (and, for audit, its notice) to a pipeline; the list is trimmed to `keep`, newest first. */
+export function queueList(pipe: ChainableCommander, k: RedisKeys, keep: number, origin: string, op: ListOp): void {
+  const list = op.kind === 'audit' ? k.audit : k.ledger;
+  pipe.lpush(list, op.json).ltrim(list, 0, keep - 1);
+  // Ledger entries are one per request and read only by the admin view: not announced.
+  if (op.kind === 'audit') {
+    const notice: Notice = { kind: 'audit', key: op.event.route ?? '', origin, event: op.event };
+    pipe.publish(k.changes, JSON.stringify(notice));
+  }
+}

@@ -1,0 +1,192 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { Redis } from 'ioredis';
+import { RedisStore, openStoreAsync, type ChangeKind, type RedisStoreLog, type RedisStoreOptions } from '../../src/state/index.js';
+import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { OPEN_BREAKER, block, event, storeContract } from './store.contract.js';
+
+const missing = redisMissing();
+if (missing) console.log(`# skipping the Redis store tests: ${missing}`);
+
+interface Logged {
+  level: 'info' | 'warn' | 'error';
+  msg: string;
+}
+
+function recorder(): RedisStoreLog & { lines: Logged[] } {
+  const lines: Logged[] = [];
+  return {
+    lines,
+    info: (_obj, msg) => lines.push({ level: 'info', msg }),
+    warn: (_obj, msg) => lines.push({ level: 'warn', msg }),
+    error: (_obj, msg) => lines.push({ level: 'error', msg }),
+  };
+}
+
+let server: RedisServer | undefined;
+let n = 0;
+const prefix = (): string => `test${process.pid}-${++n}:`;
+const options = (over: Partial<RedisStoreOptions> = {}): RedisStoreOptions => ({ url: server!.url, prefix: prefix(), log: recorder(), ...over });
+
+/** Resolves with the first change a store hears that matches, or fails after `ms`. */
+function nextChange(store: RedisStore, match: (kind: ChangeKind, key: string) => boolean, ms = 1_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no matching change within ${ms} ms`));
+    }, ms);
+    const off = store.onChange((kind, key) => {
+      if (!match(kind, key)) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
+
+/** Polls a condition the store exposes without an event (degraded flag), bounded. */
+async function until(what: string, check: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('RedisStore', { skip: missing ?? false }, () => {
+  before(async () => {
+    server = await startRedis();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  storeContract('redis', {
+    make: () => new RedisStore(options()),
+    reopen: async (store) => {
+      await store.close();
+      return RedisStore.open({ url: server!.url, prefix: store.prefix, log: recorder() });
+    },
+  });
+
+  test('open loads a snapshot and uses the documented keys', async () => {
+    const p = prefix();
+    const a = await RedisStore.open({ url: server!.url, prefix: p, log: recorder() });
+    assert.equal(a.degraded, false);
+    a.putBreaker('r', OPEN_BREAKER);
+    a.putBlock(block('b1'));
+    a.appendAudit(event(1, 'x', 'r'));
+    await a.close();
+    const raw = new Redis(server!.url);
+    try {
+      assert.deepEqual(JSON.parse((await raw.hget(`${p}breakers`, 'r'))!).v, OPEN_BREAKER, 'fields hold {o: first-put order, v: value}');
+      assert.equal(await raw.hlen(`${p}blocks`), 1);
+      assert.equal(await raw.llen(`${p}audit`), 1);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
+  test('openStoreAsync opens Redis for `state: { redis: url }`', async () => {
+    const store = await openStoreAsync({ redis: server!.url }, { prefix: prefix(), log: recorder() });
+    assert.ok(store instanceof RedisStore);
+    assert.equal(store.kind, 'redis');
+    await store.close();
+  });
+
+  test('a block put on one instance reaches another within a second, and deletes too', async () => {
+    const p = prefix();
+    const a = await RedisStore.open({ url: server!.url, prefix: p, log: recorder() });
+    const b = await RedisStore.open({ url: server!.url, prefix: p, log: recorder() });
+    const heardOwn: string[] = [];
+    a.onChange((kind, key) => heardOwn.push(`${kind}:${key}`));
+    try {
+      let seen = nextChange(b, (kind, key) => kind === 'blocks' && key === 'b1');
+      a.putBlock(block('b1'));
+      await seen;
+      assert.deepEqual(b.blocks(), [block('b1')]);
+
+      seen = nextChange(b, (kind) => kind === 'audit');
+      a.appendAudit(event(7, 'breaker_open', 'r'));
+      await seen;
+      assert.deepEqual(b.audit(10), [event(7, 'breaker_open', 'r')]);
+
+      seen = nextChange(b, (kind, key) => kind === 'blocks' && key === 'b1');
+      assert.equal(a.deleteBlock('b1'), true);
+      await seen;
+      assert.deepEqual(b.blocks(), []);
+      assert.deepEqual(heardOwn, [], 'an instance does not hear its own writes');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  test('an outage degrades without throwing; a restart replays the held writes in order', async () => {
+    const p = prefix();
+    const log = recorder();
+    const a = await RedisStore.open({ url: server!.url, prefix: p, log });
+    const b = await RedisStore.open({ url: server!.url, prefix: p, log: recorder() });
+    try {
+      a.appendAudit(event(1, 'before', null));
+      await server!.stop();
+      await until('degraded', () => a.degraded);
+      for (let i = 2; i <= 50; i++) a.appendAudit(event(i, 'during', null));
+      a.putBlock(block('held'));
+      assert.equal(a.getBreaker('x'), undefined);
+      assert.equal(a.audit(100).length, 50, 'reads keep serving from the local copy');
+      assert.equal(log.lines.filter((l) => l.level === 'warn').length, 1, 'one warning per outage');
+      await server!.start(); // empty: the outage also lost Redis' memory
+      await until('recovery', () => !a.degraded && a.backlog.pending === 0);
+      assert.equal(log.lines.filter((l) => l.level === 'info').length, 1, 'one info on recovery');
+      await until('the other instance to see the held writes', () => b.audit(100).some((e) => e.at === 50) && b.blocks().length === 1);
+
+      const fresh = await RedisStore.open({ url: server!.url, prefix: p, log: recorder() });
+      try {
+        const ats = fresh.audit(100).map((e) => e.at);
+        assert.deepEqual(ats, Array.from({ length: 49 }, (_, i) => 50 - i), 'every held event arrived, newest first');
+        assert.deepEqual(fresh.blocks(), [block('held')]);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  test('breaker and canary puts reach another instance', async () => {
+    const p = prefix();
+    const a = await RedisStore.open({ url: server!.url, prefix: p, log: recorder() });
+    const b = await RedisStore.open({ url: server!.url, prefix: p, log: recorder() });
+    try {
+      const seen = nextChange(b, (kind, key) => kind === 'breakers' && key === 'r');
+      a.putBreaker('r', OPEN_BREAKER);
+      await seen;
+      assert.deepEqual(b.getBreaker('r'), OPEN_BREAKER);
+      const half = { ...OPEN_BREAKER, state: 'half_open' as const };
+      const again = nextChange(b, (kind, key) => kind === 'breakers' && key === 'r');
+      a.putBreaker('r', half);
+      await again;
+      assert.equal(b.getBreaker('r')?.state, 'half_open');
+      assert.equal(b.errors, 0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  test('unreachable at start: open resolves degraded after the timeout and catches up later', async () => {
+    const log = recorder();
+    const started = Date.now();
+    const store = await RedisStore.open({ url: 'redis://127.0.0.1:1', prefix: prefix(), log, connectTimeoutMs: 300 });
+    try {
+      assert.ok(Date.now() - started < 2_000);
+      assert.equal(store.degraded, true);
+      store.putBreaker('r', OPEN_BREAKER);
+      assert.deepEqual(store.getBreaker('r'), OPEN_BREAKER);
+      assert.equal(store.backlog.pending, 1);
+      assert.equal(log.lines.filter((l) => l.level === 'warn').length, 1);
+    } finally {
+      await store.close();
+    }
+  });
+});
