@@ -169,6 +169,7 @@ export class ChatExecution {
         holdBack,
         judgeStart: gate && holdBack && gate.partialChecks.length > 0 ? (text) => gate.judgeStart(text, this.r.language) : null,
         collect: gate?.active ?? false,
+        stripReasoning: choice.thinking === 'off',
         headers: (served) => this.#headers(this.#servedRoute(choice, served)),
         routeId: (served) => this.#servedRoute(choice, served),
         onFirstToken: (served) => {

@@ -7,10 +7,10 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CatalogModel } from '../catalog/index.js';
 import { GatewayError } from '../protocol/errors.js';
-import { SseReader, sseData } from '../protocol/sse.js';
+import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
 import type { GateResult } from '../routing/gate.js';
-import { invalidResponse, timeoutFailure, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
+import { invalidResponse, stripReasoningDelta, timeoutFailure, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
 import { describe } from './relay-json.js';
 
@@ -21,6 +21,8 @@ export interface StreamHooks {
   judgeStart: ((text: string) => GateResult) | null;
   /** Collect the whole text (and usage) for the gate's after-the-fact verdict and cost. */
   collect: boolean;
+  /** Thinking-off roles: reasoning fields are taken out of every chunk, which is then re-encoded. */
+  stripReasoning: boolean;
   /** Headers of the answer, once the served endpoint is known. */
   headers(servedEndpoint: string | null): OutgoingHttpHeaders;
   /** The route the error event names. */
@@ -52,13 +54,17 @@ export class StreamRelay implements ExchangeSink {
   #firstTokenTimer: NodeJS.Timeout | null = null;
   #holdTimer: NodeJS.Timeout | null = null;
   #onDrain = () => this.#exchange?.resume();
+  /** Re-encoded events waiting to go out, when reasoning is stripped; null relays raw bytes. */
+  #out: string[] | null;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly model: CatalogModel,
     private readonly hooks: StreamHooks,
     private readonly done: (result: AttemptResult) => void,
-  ) {}
+  ) {
+    this.#out = hooks.stripReasoning ? [] : null;
+  }
 
   attach(exchange: Exchange): void {
     this.#exchange = exchange;
@@ -78,6 +84,7 @@ export class StreamRelay implements ExchangeSink {
       this.#held.push(chunk);
       return;
     }
+    if (this.#out) return this.#onDataRewritten(chunk);
     if (this.#committed) {
       if (this.#reader) this.#read(chunk);
       this.#forward(chunk);
@@ -85,6 +92,23 @@ export class StreamRelay implements ExchangeSink {
     }
     this.#held.push(chunk);
     if (!this.#read(chunk)) return;
+    this.#afterRead();
+  }
+
+  /** The same path, with the chunk's events re-encoded instead of relayed as bytes. */
+  #onDataRewritten(chunk: Buffer): void {
+    if (!this.#read(chunk)) return;
+    const bytes = Buffer.from(this.#out!.join(''));
+    this.#out!.length = 0;
+    if (this.#committed) {
+      if (bytes.length > 0) this.#forward(bytes);
+      return;
+    }
+    if (bytes.length > 0) this.#held.push(bytes);
+    this.#afterRead();
+  }
+
+  #afterRead(): void {
     if (this.#started && this.#holdBackSatisfied()) this.#tryCommit();
     else if (this.#started && this.#holdTimer === null && this.hooks.holdBack) {
       this.#holdTimer = setTimeout(() => this.#tryCommit(), this.hooks.holdBack.ms);
@@ -123,6 +147,7 @@ export class StreamRelay implements ExchangeSink {
       if (event.data === null) continue;
       if (event.data === '[DONE]') {
         this.#sawDone = true;
+        this.#out?.push(SSE_DONE);
         continue;
       }
       let parsed: ChatCompletionChunk;
@@ -134,6 +159,7 @@ export class StreamRelay implements ExchangeSink {
         return false;
       }
       this.#served ??= this.model.adapter.servedEndpoint(parsed);
+      this.#out?.push(stripReasoningDelta(parsed) ? sseData(parsed) : `data: ${event.data}\n\n`);
       if (parsed.error && !this.#committed) {
         this.#exchange!.abort(invalidResponse(`upstream stream failed before the first token: ${errorMessage(parsed.error)}`));
         return false;
@@ -150,7 +176,7 @@ export class StreamRelay implements ExchangeSink {
         this.hooks.onFirstToken(this.#served);
         // Nothing left to learn from this chunk when the stream commits now and is not
         // collected: the rest goes out as raw bytes, unparsed.
-        if (!this.#committed && this.hooks.holdBack === null && !this.hooks.collect) return true;
+        if (!this.#committed && this.hooks.holdBack === null && !this.hooks.collect && !this.#out) return true;
       }
     }
     return true;
@@ -179,7 +205,7 @@ export class StreamRelay implements ExchangeSink {
 
   #commit(): void {
     this.#committed = true;
-    if (!this.hooks.collect) this.#reader = null;
+    if (!this.hooks.collect && !this.#out) this.#reader = null;
     this.res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',

@@ -45,7 +45,7 @@ function answerWhole(d: Delivery, pacer: Pacer): void {
   if (failBeforeResponse(d)) return;
   if (fault === 'garbage') return sendJson(res, 200, GARBAGE_BODIES[d.reply.pieces.length % 2] as string);
   if (fault === 'streamError') return sendError(res, 502, 'Provider returned error', 'upstream_error', 'provider_error');
-  const body = completionBody(d.envelope, d.reply, d.usage);
+  const body = completionBody(d.envelope, d.reply, d.usage, d.provider.reasoning);
   const generation = d.provider.firstTokenMs + tokensTime(d.provider, d.reply.pieces.length);
   if (fault === 'reset') {
     // Headers promise the whole body; half of it arrives, then the connection drops.
@@ -89,7 +89,7 @@ function openStream(d: Delivery, pacer: Pacer): void {
   const chunks = new ChunkWriter(d.envelope);
   res.writeHead(200, SSE_HEADERS);
   d.onStreamOpen();
-  res.write((d.processingComments ? PROCESSING : '') + chunks.role(reply));
+  res.write((d.processingComments ? PROCESSING : '') + chunks.role(reply) + (d.provider.reasoning ? chunks.reasoning() : ''));
   if (fault === 'garbage') {
     res.end(GARBAGE_SSE + DONE);
     return;

@@ -42,6 +42,8 @@ const providerSchema = z.strictObject({
   faults: faultsSchema.optional(),
   retryAfter: nonNegative('a number of seconds >= 0').default(1),
   processingComments: z.boolean({ error: 'expected true or false' }).default(false),
+  /** A reasoning model that shows its thinking: `reasoning_content` in messages and deltas. */
+  reasoning: z.boolean({ error: 'expected true or false' }).default(false),
   apiKey: z.string({ error: 'expected a string' }).optional(),
 });
 

@@ -17,8 +17,12 @@ export function usageOf(promptTokens: number, reply: Reply): Usage {
   return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
 }
 
-export function completionBody(envelope: Envelope, reply: Reply, usage: Usage): string {
+/** What a reasoning provider thinks aloud before answering. */
+export const REASONING_TEXT = 'Let me think about what the user is asking for before I answer.';
+
+export function completionBody(envelope: Envelope, reply: Reply, usage: Usage, reasoning = false): string {
   const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: reply.content };
+  if (reasoning) message.reasoning_content = REASONING_TEXT;
   if (reply.toolCall) {
     const { id, name, arguments: args } = reply.toolCall;
     message.tool_calls = [{ id, type: 'function', function: { name, arguments: args } }];
@@ -61,6 +65,10 @@ export class ChunkWriter {
     const opening = i === 0 ? `"id":${JSON.stringify(call.id)},"type":"function",` : '';
     const name = i === 0 ? `"name":${JSON.stringify(call.name)},` : '';
     return this.#choice(`{"tool_calls":[{"index":0,${opening}"function":{${name}"arguments":${text}}}]}`, null);
+  }
+
+  reasoning(): string {
+    return this.#choice(`{"reasoning_content":${JSON.stringify(REASONING_TEXT)}}`, null);
   }
 
   finish(reply: Reply): string {

@@ -3,7 +3,7 @@ export { openAICompatible } from './openai-compatible.js';
 export { openRouter, mergeProviderPreferences } from './openrouter.js';
 export { Exchange, exchangeWith, type ExchangeSink, type ExchangeRequest } from './exchange.js';
 export { PoolSet, poolFor, type UpstreamTarget } from './pools.js';
-export { stripReasoning } from './thinking.js';
+export { stripReasoning, stripReasoningDelta } from './thinking.js';
 export { listEndpoints, parseEndpointListing } from './discovery.js';
 export { UpstreamFailure, isUpstreamFailure, invalidResponse, timeoutFailure, routeShed } from './errors.js';
 

@@ -33,3 +33,19 @@ export function stripReasoning(completion: ChatCompletion): boolean {
   }
   return changed;
 }
+
+/** Removes reasoning from a streamed chunk's deltas in place; true when something was removed. */
+export function stripReasoningDelta(chunk: { choices?: Array<{ delta?: Record<string, unknown> }> }): boolean {
+  let changed = false;
+  for (const choice of chunk.choices ?? []) {
+    const delta = choice.delta;
+    if (!delta) continue;
+    for (const field of REASONING_FIELDS) {
+      if (field in delta) {
+        delete delta[field];
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}

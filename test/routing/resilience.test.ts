@@ -12,7 +12,7 @@ const PROVIDERS: Record<string, object> = {
   a: {}, b: {}, s1: {}, s2: {}, i1: {}, c1: {}, c2: {}, c3: {}, c4: {},
   r1: { retryAfter: 1 }, r2: { retryAfter: 120 }, fb: {},
   ptweak: { faults: { drift: 1 }, replyTokens: 120 }, other: { replyTokens: 120 }, ptgood: { replyTokens: 120 },
-  stray: { faults: { prefix: 1 } }, clean: {}, strong: {}, easy: {},
+  stray: { faults: { prefix: 1 } }, clean: {}, strong: {}, easy: {}, thinker: { reasoning: true },
 };
 const SCENARIO = { seed: 11, providers: Object.fromEntries(Object.entries(PROVIDERS).map(([name, spec]) => [name, { models: [`${name}-model`], ...spec }])) };
 
@@ -42,6 +42,8 @@ roles:
   polyglot:  { tier: degrade, models: [ptweak, ptgood], checks: [language] }
   streamy:   { tier: degrade, models: [stray, clean], checks: [prefix, encoding], holdBack: { chars: 60, ms: 2s } }
   smart:     { tier: degrade, models: [easy], escalation: { model: strong, threshold: 0.6, keywords: [prove] } }
+  extraction: { tier: degrade, models: [thinker], thinking: on }
+  musing:    { tier: degrade, models: [thinker], thinking: on }
 `;
 }
 
@@ -156,6 +158,21 @@ describe('resilience', () => {
     await h.client.chat.completions.create({ model: 'intent', messages: HELLO, reasoning_effort: 'high' } as OpenAI.ChatCompletionCreateParamsNonStreaming);
     const body = h.fleet.stats().recent.at(-1)!.body as Record<string, unknown>;
     assert.equal(body.reasoning_effort, undefined);
+  });
+
+  test('no reasoning text reaches a structured role, streamed or not; a thinking role keeps it', async () => {
+    const post = async (model: string, stream: boolean) => {
+      const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, stream, messages: HELLO }) });
+      return res.text();
+    };
+    const plain = JSON.parse(await post('extraction', false)) as { choices: Array<{ message: Record<string, unknown> }> };
+    assert.equal(plain.choices[0]!.message.reasoning_content, undefined);
+    assert.ok(String(plain.choices[0]!.message.content).length > 0);
+    const streamed = await post('extraction', true);
+    assert.ok(!streamed.includes('reasoning_content'), 'no reasoning delta in the stream');
+    assert.match(streamed, /data: \[DONE\]/);
+    assert.match(await post('musing', true), /reasoning_content/);
+    assert.match(await post('musing', false), /reasoning_content/);
   });
 
   test('the fallback budget stops at maxFallbacks', async () => {
