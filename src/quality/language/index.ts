@@ -37,11 +37,11 @@ export const language: Detector = (reply: Reply, expectation: Expectation): Verd
   );
 };
 
-function dominantLanguage(readings: readonly Reading[]): string | undefined {
+function dominantLanguage(readings: readonly Reading[], productOnly = false): string | undefined {
   const weights = new Map<string, number>();
   let total = 0;
   for (const reading of readings) {
-    const own = ownLanguage(reading, FOREIGN_GAP);
+    const own = ownLanguage(productOnly ? productReading(reading) : reading, FOREIGN_GAP);
     total += reading.unit.weight;
     if (own) weights.set(own, (weights.get(own) ?? 0) + reading.unit.weight);
   }
@@ -64,7 +64,14 @@ export { Script, scriptOf, lowerCodeUnit } from './script.js';
  * the user's own language in a reply when neither the role nor the request names one.
  */
 export function dominantLanguageOf(text: string): Language | undefined {
-  return dominantLanguage(segment(cleanForLanguage(text)).map(read)) as Language | undefined;
+  // Only the 17 product languages compete here: a Russian message must not be left without
+  // an expected language because eld finds Ukrainian and Bulgarian close behind.
+  return dominantLanguage(segment(cleanForLanguage(text)).map(read), true) as Language | undefined;
+}
+
+function productReading(reading: Reading): Reading {
+  if (!reading.scores) return reading;
+  return { ...reading, scores: { ...reading.scores, ranked: reading.scores.ranked.filter((r) => LANGUAGE_GROUP[r.language] !== undefined) } };
 }
 
 /** Loads eld's n-gram data now (~0.5 s) instead of at the first reply that needs it. */
