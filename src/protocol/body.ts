@@ -1,7 +1,7 @@
 // Reads a request body up to a size limit: a declared length over the limit is refused
 // before reading, a chunked body as soon as it crosses the limit.
 import type { IncomingMessage } from 'node:http';
-import { bodyTooLarge, invalidRequest, GatewayError } from './errors.js';
+import { bodyTooLarge, GatewayError } from './errors.js';
 
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -24,6 +24,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     });
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.on('error', (e) => reject(new GatewayError(400, 'request_aborted', 'invalid_request_error', `request body could not be read: ${e.message}`)));
-    req.on('aborted', () => reject(invalidRequest('request body was cut off')));
+    // A body cut off by the client ends in 'error' (ECONNRESET) or never ends; the response's
+    // close handler has nothing to answer then.
   });
 }

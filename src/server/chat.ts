@@ -45,5 +45,5 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, requ
       deps.log.info({ requestId, role: role.name, score: escalation.score, cause: escalation.cause, to: role.config.escalation.model }, 'escalated');
     }
   }
-  await new ChatExecution(deps, { res, raw, requestId, startedAt, plan, body, stream: body.stream === true, language, escalation }).run();
+  return new ChatExecution(deps, { res, raw, requestId, startedAt, plan, body, stream: body.stream === true, language, escalation }).run();
 }
