@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CanaryRunner, CanaryScheduler, policyFromConfig } from './canary/index.js';
-import { Catalog, DiscoveryLoop } from './catalog/index.js';
+import { Catalog, DiscoveryLoop, parseRouteId } from './catalog/index.js';
 import { ConfigError, type WardenConfig } from './config/index.js';
 import { systemClock, type Clock } from './clock/index.js';
 import { Blocklist, RouteAdmission, RouteControl } from './health/index.js';
@@ -164,7 +164,8 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
 
 /** The breaker policy of a route: the config's defaults, overridden by its model's. */
 function breakerPolicy(config: WardenConfig, route: string): BreakerPolicy {
-  const model = config.models[route.slice(0, route.indexOf('@'))];
+  const parts = parseRouteId(route);
+  const model = parts ? config.models[parts.model] : undefined;
   return { ...config.breaker, ...model?.breaker };
 }
 

@@ -11,10 +11,3 @@ export function parseDuration(value: string | number): number | null {
   if (!match) return null;
   return Math.round(Number(match[1]) * UNIT_MS[match[2]!]!);
 }
-
-export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const) {
-    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
-}

@@ -1,7 +1,8 @@
 export { loadConfig, parseConfig } from './load.js';
 export { ConfigError, isConfigError, formatIssue, type ConfigIssue } from './errors.js';
 export { Secret } from './secret.js';
-export { parseDuration, formatDuration } from './duration.js';
+export { parseDuration } from './duration.js';
+export { interpolate, type Environment } from './env.js';
 export {
   configSchema,
   defaultCanaryConfig,

@@ -25,10 +25,6 @@ export class RouteAdmission implements RouteHealth {
     return this.board.admit(routeId);
   }
 
-  nextAttemptAt(routeId: string): number {
-    return this.board.nextAttemptAt(routeId);
-  }
-
   ignoredEndpoints(model: CatalogModel): readonly string[] {
     const blocked = this.blocklist.ignoredEndpoints(model);
     if (this.board.notClosed.size === 0) return blocked;

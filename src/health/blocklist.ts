@@ -86,14 +86,6 @@ export class Blocklist {
     return until === null || until > this.now();
   }
 
-  get(id: string): BlockEntry | undefined {
-    return this.#entries.get(id);
-  }
-
-  all(): BlockEntry[] {
-    return [...this.#entries.values()];
-  }
-
   /** The entries currently holding a route out of service (lapsed ones and restored quarantines are ignored). */
   entriesFor(routeId: string): BlockEntry[] {
     const list = this.#byRoute.get(routeId);

@@ -65,3 +65,12 @@ export const notFound = (path: string) =>
   new GatewayError(404, 'not_found', 'not_found_error', `No route for ${path}`);
 export const methodNotAllowed = (method: string, path: string) =>
   new GatewayError(405, 'method_not_allowed', 'invalid_request_error', `Method ${method} is not allowed on ${path}`);
+
+/** The message of an error as upstreams write it (`"text"`, `{message}`, `{error: {message}}`), capped; null when there is none. */
+export function errorMessageOf(value: unknown): string | null {
+  if (typeof value === 'string') return value.slice(0, 300);
+  if (value === null || typeof value !== 'object') return null;
+  const { error, message } = value as { error?: unknown; message?: unknown };
+  const nested = error === undefined ? null : errorMessageOf(error);
+  return nested ?? (typeof message === 'string' ? message.slice(0, 300) : null);
+}

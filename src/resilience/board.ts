@@ -32,10 +32,6 @@ export class BreakerBoard {
     return !breaker || breaker.wouldAdmit(this.clock.now());
   }
 
-  nextAttemptAt(route: string): number {
-    return this.#breakers.get(route)?.nextAttemptAt(this.clock.now()) ?? this.clock.now();
-  }
-
   success(route: string, probe: boolean): void {
     const breaker = this.#breakers.get(route);
     if (!breaker) return;

@@ -105,14 +105,6 @@ export class Breaker {
     return s.probeUntil === null || now >= s.probeUntil;
   }
 
-  /** When a request could next get through: now for a closed breaker. */
-  nextAttemptAt(now: number): number {
-    const s = this.#s;
-    if (s.state === 'closed') return now;
-    if (s.state === 'open') return s.retryAt!;
-    return s.probeUntil ?? now;
-  }
-
   success(now: number, probe: boolean): Transition | null {
     const s = this.#s;
     s.consecutiveFailures = 0;
@@ -139,19 +131,6 @@ export class Breaker {
     const rate = this.#failureRate(now);
     if (rate !== null && rate >= this.policy.failureRate) return this.#open(now, `failure rate ${(rate * 100).toFixed(0)}% over the window, last: ${cause}`);
     return null;
-  }
-
-  /** Holds the route open by hand (or releases it), e.g. from the admin API or a shed. */
-  forceOpen(now: number, until: number, cause: string): Transition {
-    this.#s.retryAt = until;
-    return this.#s.state === 'open' ? { from: 'open', to: 'open', cause, at: now, retryAt: until, probes: this.#s.probes, openMs: null } : this.#move('open', cause, now, until);
-  }
-
-  reset(now: number, cause: string): Transition | null {
-    if (this.#s.state === 'closed') return null;
-    const t = this.#move('closed', cause, now);
-    this.#s.level = 0;
-    return t;
   }
 
   #open(now: number, cause: string): Transition {

@@ -32,7 +32,6 @@ export interface FailedAttempt {
 /** What the planner needs to know of route health, without knowing how it is kept. */
 export interface RouteHealth {
   admit(routeId: string): Admission;
-  nextAttemptAt(routeId: string): number;
   /** Endpoints of an aggregator model that must not serve (blocklists, open breakers). */
   ignoredEndpoints(model: CatalogModel): readonly string[];
   /** An endpoint whose breaker wants a recovery probe and admits this request as it, or null. */

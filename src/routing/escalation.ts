@@ -2,6 +2,7 @@
 // on? The score fuses cheap, explainable signals — the caller's difficulty hint (e.g. from
 // the intent classifier it runs anyway), the number of tools and the dialogue depth — and a
 // deterministic keyword match acts as a floor. The answer says which signal decided.
+import { lastUserText } from '../protocol/messages.js';
 import type { ChatRequest } from '../protocol/types.js';
 import type { RoleConfig } from '../config/index.js';
 
@@ -29,13 +30,8 @@ export function readSignals(request: ChatRequest, difficultyHeader: string | und
   const parsed = difficultyHeader === undefined ? NaN : Number(difficultyHeader);
   const hint = Number.isFinite(parsed) ? Math.min(1, Math.max(0, parsed)) : null;
   let depth = 0;
-  let lastUser = '';
-  for (const m of request.messages) {
-    if (m.role !== 'user') continue;
-    depth++;
-    lastUser = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? '').join(' ') : '';
-  }
-  const text = lastUser.toLowerCase();
+  for (const m of request.messages) if (m.role === 'user') depth++;
+  const text = lastUserText(request.messages).toLowerCase();
   const keyword = keywords.find((k) => text.includes(k.toLowerCase())) ?? null;
   return { hint, keyword, tools: Array.isArray(request.tools) ? request.tools.length : 0, depth };
 }

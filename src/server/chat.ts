@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../protocol/body.js';
 import { modelNotFound } from '../protocol/errors.js';
+import { lastUserText } from '../protocol/messages.js';
 import type { ChatRequest } from '../protocol/types.js';
 import { dominantLanguageOf } from '../quality/index.js';
 import { decideEscalation, readSignals, type Router } from '../routing/index.js';
@@ -19,13 +20,8 @@ const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 /** A reply is expected in the language the user wrote in, when the language check runs. */
 function userLanguage(body: ChatRequest, checks: readonly string[] | undefined): string | null {
   if (!checks?.includes('language')) return null;
-  for (let i = body.messages.length - 1; i >= 0; i--) {
-    const m = body.messages[i]!;
-    if (m.role !== 'user') continue;
-    const text = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? '').join(' ') : '';
-    return dominantLanguageOf(text) ?? null;
-  }
-  return null;
+  const text = lastUserText(body.messages);
+  return text ? (dominantLanguageOf(text) ?? null) : null;
 }
 
 export async function handleChat(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: ChatDeps): Promise<void> {

@@ -51,8 +51,6 @@ interface AttemptFailure extends FailedAttempt {
   failure?: UpstreamFailure;
 }
 
-const ATTEMPTS = ['1', '1', '2', '3', '4', '5', '6'];
-
 const CLIENT_GONE = new UpstreamFailure('aborted', 'client_disconnected', 'the client closed the connection');
 
 export class ChatExecution {
@@ -301,7 +299,7 @@ export class ChatExecution {
   }
 
   #headers(route: string, contentType?: string): OutgoingHttpHeaders {
-    const headers: OutgoingHttpHeaders = { 'x-request-id': this.r.requestId, 'x-warden-route': route, 'x-warden-attempts': ATTEMPTS[this.#planner.attempts] ?? String(this.#planner.attempts) };
+    const headers: OutgoingHttpHeaders = { 'x-request-id': this.r.requestId, 'x-warden-route': route, 'x-warden-attempts': String(Math.max(1, this.#planner.attempts)) };
     if (contentType) headers['content-type'] = contentType;
     const role = this.r.plan.role;
     if (role) headers['x-warden-role'] = role.name;

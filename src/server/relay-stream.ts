@@ -6,7 +6,7 @@
 // need the whole text. A failure after the commit ends the stream with an SSE error event.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CatalogModel } from '../catalog/index.js';
-import { GatewayError } from '../protocol/errors.js';
+import { errorMessageOf, GatewayError } from '../protocol/errors.js';
 import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
 import type { GateResult } from '../routing/gate.js';
@@ -161,7 +161,7 @@ export class StreamRelay implements ExchangeSink {
       this.#served ??= this.model.adapter.servedEndpoint(parsed);
       this.#out?.push(stripReasoningDelta(parsed) ? sseData(parsed) : `data: ${event.data}\n\n`);
       if (parsed.error && !this.#committed) {
-        this.#exchange!.abort(invalidResponse(`upstream stream failed before the first token: ${errorMessage(parsed.error)}`));
+        this.#exchange!.abort(invalidResponse(`upstream stream failed before the first token: ${errorMessageOf(parsed.error) ?? 'unknown error'}`));
         return false;
       }
       if (parsed.usage) this.#usage = parsed.usage;
@@ -263,10 +263,4 @@ export class StreamRelay implements ExchangeSink {
     if (this.#holdTimer) clearTimeout(this.#holdTimer);
     this.#holdTimer = null;
   }
-}
-
-function errorMessage(error: unknown): string {
-  if (typeof error === 'string') return error;
-  const message = (error as { message?: unknown })?.message;
-  return typeof message === 'string' ? message.slice(0, 300) : 'unknown error';
 }

@@ -1,7 +1,7 @@
 // What the client gets when the upstream did not produce a usable answer: its own 4xx as it
 // wrote it, a 429 with its Retry-After, or a 502/504 naming the route and the reason.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { GatewayError } from '../protocol/errors.js';
+import { errorMessageOf, GatewayError } from '../protocol/errors.js';
 import type { Outcome } from '../telemetry/index.js';
 import type { UpstreamFailure } from '../upstream/index.js';
 
@@ -38,12 +38,10 @@ export function outcomeForFailure(failure: UpstreamFailure): Outcome {
   return 'upstream_error';
 }
 
-/** The upstream's own error message, when its body is an OpenAI-style error; capped. */
+/** The upstream's own error message, when its body is an OpenAI-style error. */
 function upstreamMessage(body: Buffer): string {
   try {
-    const parsed = JSON.parse(body.toString('utf8')) as { error?: { message?: unknown } | string; message?: unknown };
-    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? parsed.message;
-    return typeof message === 'string' ? message.slice(0, 300) : '';
+    return errorMessageOf(JSON.parse(body.toString('utf8'))) ?? '';
   } catch {
     return '';
   }

@@ -1,6 +1,7 @@
 // Which language a simulated reply is written in: the last user message's language by a
 // tiny heuristic, unless a system message says "Reply in <language>".
 import type { ChatMessage } from '../protocol/types.js';
+import { messageText } from '../protocol/messages.js';
 
 export const LANGUAGES = ['en', 'zh', 'ja', 'ko', 'es', 'pt', 'fr', 'de', 'it', 'ru', 'ar', 'hi', 'id', 'vi', 'th', 'tr', 'pl'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -25,15 +26,6 @@ export function languageFromName(name: string): Language | undefined {
   if (key in NAMES) return NAMES[key];
   const code = key.split(/[-_]/)[0] ?? '';
   return (LANGUAGES as readonly string[]).includes(code) ? (code as Language) : undefined;
-}
-
-export function messageText(message: ChatMessage | undefined): string {
-  const content = message?.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  let text = '';
-  for (const part of content) if (typeof part.text === 'string') text += (text ? '\n' : '') + part.text;
-  return text;
 }
 
 const REPLY_IN = /\b(?:reply|respond|answer|write)\s+(?:only\s+)?in\s+([A-Za-z][A-Za-z_-]*)/i;

@@ -2,7 +2,8 @@
 // seed or message hash, length limit, format, forced tool).
 import type { ChatMessage, ChatRequest } from '../protocol/types.js';
 import type { FaultName } from './faults.js';
-import { messageText, replyLanguage } from './language.js';
+import { lastUserText, messageText } from '../protocol/messages.js';
+import { replyLanguage } from './language.js';
 import type { SimProvider } from './provider.js';
 import type { ReplyInput } from './reply.js';
 import { hash } from './rng.js';
@@ -35,13 +36,7 @@ export function validateChatRequest(body: unknown): Checked {
 
 export function replyInput(seed: number, provider: SimProvider, request: ChatRequest, fault: FaultName | null): ReplyInput {
   const messages = request.messages;
-  let prompt = '';
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i]?.role === 'user') {
-      prompt = messageText(messages[i]);
-      break;
-    }
-  }
+  const prompt = lastUserText(messages);
   const maxTokens = request.max_completion_tokens ?? request.max_tokens;
   return {
     scenarioSeed: seed,

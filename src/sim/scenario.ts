@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { FAULT_NAMES, type FaultName, type Faults, withDefaults } from './faults.js';
+import { interpolate } from '../config/index.js';
 
 export class ScenarioError extends Error {
   readonly code = 'invalid_scenario';
@@ -150,20 +151,8 @@ function formatPath(path: string[]): string {
   return path.length ? path.join('.') : '(root)';
 }
 
-const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
-
-/** `${VAR}` and `${VAR:-default}` in any string read process.env; unset without default is "". */
+/** `${VAR}` and `${VAR:-default}` as the gateway's config reads them, except that an unset
+ * variable is simply "" here: a scenario is a test fixture, not a deployment. */
 function interpolateEnv(value: unknown): unknown {
-  if (typeof value === 'string') {
-    if (!value.includes('${')) return value;
-    return value.replace(REFERENCE, (_all, name: string, fallback: string | undefined) => {
-      const found = process.env[name];
-      return found !== undefined && found !== '' ? found : (fallback ?? '');
-    });
-  }
-  if (Array.isArray(value)) return value.map(interpolateEnv);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateEnv(v)]));
-  }
-  return value;
+  return interpolate(value, process.env, []);
 }

@@ -29,9 +29,6 @@ class FakeHealth implements RouteHealth {
     const until = this.open.get(routeId);
     return until === undefined ? { admitted: true, probe: false } : { admitted: false, retryAt: until };
   }
-  nextAttemptAt(routeId: string): number {
-    return this.open.get(routeId) ?? 0;
-  }
   ignoredEndpoints(): readonly string[] {
     return this.ignored;
   }
