@@ -11,7 +11,8 @@ import { Router } from './routing/index.js';
 import { QualityGate } from './routing/gate.js';
 import { warmUp as warmUpQuality } from './quality/index.js';
 import { createApp } from './server/index.js';
-import { openStore, type Store } from './state/index.js';
+import { coordinationFor, openStore, openStoreAsync, type Store } from './state/index.js';
+import { registerStoreMetrics } from './telemetry/store-metrics.js';
 import { Audit, createLogger, GatewayMetrics, Notifier, type Logger } from './telemetry/index.js';
 import { PoolSet, routeShed } from './upstream/index.js';
 
@@ -66,19 +67,31 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     audit.record('shed', route, { why, inFlight: held, drainWindowMs: config.server.drainWindow });
     void inflight.drain(route, config.server.drainWindow, routeShed(route, why));
   };
+  const coordination = coordinationFor(store);
   const board = new BreakerBoard((route) => breakerPolicy(config, route), store, clock, (route, t) => {
     metrics.recordBreakerTransition(route, t.to, t.openMs, t.to === 'closed' && t.from === 'half_open' ? t.probes <= 1 : null);
     audit.record(`breaker_${t.to}`, route, { from: t.from, cause: t.cause, retryAt: t.retryAt }, t.to === 'open' ? 'warn' : 'info');
     if (t.to === 'open' && t.from === 'closed') drain(route, 'breaker opened');
+  }, coordination);
+  // Another instance opened it: what this one holds on the route drains the same way.
+  board.onAdopt((route, from, to) => {
+    if (to === 'open' && from === 'closed') drain(route, 'breaker opened by another instance');
   });
   blocklist.onLeave((route, entry) => drain(route, `${entry.layer}: ${entry.reason}`));
   const health = new RouteAdmission(blocklist, board, clock);
   const control = new RouteControl(catalog, blocklist, board, store, audit, clock);
   control.restoreFromStore();
+  // A shared store's notices: what another instance changed is adopted here at once.
+  const unsubscribe = store.onChange((kind, key) => {
+    if (kind === 'breakers') board.adopt(key);
+    else if (kind === 'blocks') control.syncBlock(key);
+    else if (kind === 'canary') control.syncQuarantine(key);
+  });
+  registerStoreMetrics(metrics.registry, store);
   const notifier = new Notifier({ webhooks: config.notify.webhooks, timeoutMs: config.notify.timeout, retries: config.notify.retries, clock, log });
   audit.notifyWith(notifier);
   const canary = config.canary ? createCanary(config.canary) : null;
-  const scheduler = canary && options.canarySchedule !== false ? new CanaryScheduler(canary, config.canary!.interval, log) : null;
+  const scheduler = canary && options.canarySchedule !== false ? new CanaryScheduler(canary, config.canary!.interval, log, coordination) : null;
 
   function createCanary(c: NonNullable<WardenConfig['canary']>): CanaryRunner {
     const policy = policyFromConfig(c);
@@ -116,7 +129,10 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
           ok: m.lastDiscovery !== null && m.routes.length > 0,
           detail: m.lastDiscovery?.error ?? `${m.routes.length} routes`,
         }));
-      return { ready: checks.every((c) => c.ok), checks };
+      // A degraded store still serves (from its local copy): ready, and saying so.
+      const health = store.health();
+      const stateCheck = { name: `state:${store.kind}`, ok: true, detail: health.degraded ? `degraded: serving from the local copy, ${health.pending} writes held` : 'ok' };
+      return { ready: checks.every((c) => c.ok), degraded: health.degraded, checks: [...checks, stateCheck] };
     },
   });
 
@@ -153,13 +169,24 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     discover: () => discovery.refreshAll(),
     async close() {
       discovery.stop();
-      scheduler?.stop();
+      unsubscribe();
+      await scheduler?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pools.close();
       await store.close();
     },
   };
+}
+
+/**
+ * The gateway with the store its config names, opened first: Redis needs a moment to load
+ * its snapshot (or to give up and serve degraded); the other stores open at once.
+ */
+export async function openGateway(config: WardenConfig, options: GatewayOptions = {}): Promise<Gateway> {
+  const log = options.log ?? createLogger();
+  const store = options.store ?? (await openStoreAsync(config.state, { log }));
+  return createGateway(config, { ...options, store, log });
 }
 
 /** The breaker policy of a route: the config's defaults, overridden by its model's. */

@@ -1,34 +1,62 @@
 // Runs a canary round every interval (one at a time), and checks for lapsed quarantines in
-// between so a route comes back on time. Timers are unref'd: they never keep a process up.
+// between so a route comes back on time. With several instances only the holder of the canary
+// lease does either, so a round runs once however many instances there are; the lease lasts
+// 1.5 intervals and is renewed at each tick, so when the leader dies another instance takes
+// over at its first tick after the lease lapses. Timers are unref'd: they never keep a
+// process up.
+import { LocalCoordination, type Coordination } from '../state/index.js';
 import type { Logger } from '../telemetry/index.js';
 import type { CanaryRunner } from './runner.js';
+
+export const CANARY_LEASE = 'canary';
 
 export class CanaryScheduler {
   #round: NodeJS.Timeout | null = null;
   #expiry: NodeJS.Timeout | null = null;
+  #leader = false;
 
   constructor(
     private readonly runner: CanaryRunner,
     private readonly intervalMs: number,
     private readonly log: Logger,
+    private readonly coordination: Coordination = new LocalCoordination(),
   ) {}
+
+  /** Whether this instance held the canary lease at its last tick. */
+  get leader(): boolean {
+    return this.#leader;
+  }
 
   start(): void {
     if (this.#round) return;
-    const run = () =>
-      this.runner.runRound().then(
-        (report) => this.log.info({ routes: report.routes.length, failed: report.routes.filter((r) => r.round.verdict === 'fail').map((r) => r.route) }, 'canary round done'),
-        (e: unknown) => this.log.error({ err: e }, 'canary round failed'),
-      );
-    this.#round = setInterval(run, this.intervalMs);
+    this.#round = setInterval(() => void this.tick(), this.intervalMs);
     this.#round.unref();
-    this.#expiry = setInterval(() => this.runner.expireDue(), Math.min(this.intervalMs, 60_000));
+    this.#expiry = setInterval(() => {
+      if (this.#leader) this.runner.expireDue();
+    }, Math.min(this.intervalMs, 60_000));
     this.#expiry.unref();
   }
 
-  stop(): void {
+  /** One scheduled tick: renew or take the lease, and run a round when it is held. */
+  async tick(): Promise<void> {
+    const leader = await this.coordination.holdLease(CANARY_LEASE, this.intervalMs * 1.5);
+    if (leader !== this.#leader) this.log.info({ leader }, leader ? 'canary lease taken: this instance runs the rounds' : 'canary lease held by another instance');
+    this.#leader = leader;
+    if (!leader) return;
+    try {
+      const report = await this.runner.runRound();
+      this.log.info({ routes: report.routes.length, failed: report.routes.filter((r) => r.round.verdict === 'fail').map((r) => r.route) }, 'canary round done');
+    } catch (e) {
+      this.log.error({ err: e }, 'canary round failed');
+    }
+  }
+
+  async stop(): Promise<void> {
     if (this.#round) clearInterval(this.#round);
     if (this.#expiry) clearInterval(this.#expiry);
     this.#round = this.#expiry = null;
+    // Handing the lease back lets another instance run the next round without waiting for it to lapse.
+    if (this.#leader) await this.coordination.releaseLease(CANARY_LEASE);
+    this.#leader = false;
   }
 }

@@ -1,7 +1,7 @@
 // `warden demo`: the simulated fleet and a gateway in front of it, no keys needed.
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/index.js';
-import { createGateway } from '../gateway.js';
+import { openGateway } from '../gateway.js';
 import { loadScenario, startFleet } from '../sim/index.js';
 import { createLogger } from '../telemetry/index.js';
 import { closeOnSignal, KEEP_RUNNING } from './lifecycle.js';
@@ -12,7 +12,7 @@ export async function runDemo(port = 8787): Promise<number> {
   const fleet = await startFleet({ scenario: loadScenario(`${EXAMPLES}fleet-demo.yaml`), port: port === 0 ? 0 : port + 1 });
   process.env.WARDEN_SIM_URL = fleet.url;
   const config = loadConfig(`${EXAMPLES}demo.yaml`);
-  const gateway = createGateway(config, { log: createLogger({ level: process.env.WARDEN_LOG_LEVEL ?? 'warn' }) });
+  const gateway = await openGateway(config, { log: createLogger({ level: process.env.WARDEN_LOG_LEVEL ?? 'warn' }) });
   const url = await gateway.listen(port);
   // The demo's built-in token is shown; a token of the user's own (WARDEN_ADMIN_TOKEN) never is.
   const token = process.env.WARDEN_ADMIN_TOKEN ? '$WARDEN_ADMIN_TOKEN' : 'demo-admin';

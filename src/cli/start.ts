@@ -1,5 +1,5 @@
 import { isConfigError, loadConfig } from '../config/index.js';
-import { createGateway } from '../gateway.js';
+import { openGateway } from '../gateway.js';
 import { closeOnSignal, KEEP_RUNNING } from './lifecycle.js';
 
 export async function runStart(file: string, port?: number, host?: string): Promise<number> {
@@ -11,7 +11,7 @@ export async function runStart(file: string, port?: number, host?: string): Prom
     process.stderr.write(`warden: refusing to start, the config has errors\n${e.message}\n`);
     return 1;
   }
-  const gateway = createGateway(config);
+  const gateway = await openGateway(config);
   await gateway.listen(port, host);
   closeOnSignal(() => gateway.close());
   return KEEP_RUNNING;

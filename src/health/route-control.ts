@@ -39,6 +39,9 @@ export class RouteControlError extends Error {
 }
 
 export class RouteControl {
+  /** Restore entries by id: the blocklist keeps restores by route, a deletion names the id. */
+  readonly #restores = new Map<string, string>();
+
   constructor(
     private readonly catalog: Catalog,
     private readonly blocklist: Blocklist,
@@ -56,12 +59,34 @@ export class RouteControl {
         this.store.deleteBlock(block.id);
         continue;
       }
-      if (block.kind === 'restore') this.blocklist.restore(block.route, block.until);
-      else this.blocklist.add({ id: block.id, route: block.route, layer: block.kind === 'shed' ? 'shed' : 'runtime', reason: block.reason, until: block.until });
+      this.#apply(block);
     }
     for (const [route, state] of this.store.canaryStates()) {
       if (state.quarantine && state.quarantine.until > now) this.setQuarantine(route, state.quarantine.until, state.quarantine.reasons);
     }
+  }
+
+  /**
+   * Brings one runtime entry in line with the store after another instance added or removed
+   * it (a shared store's change notice). Local only: the instance that made the change
+   * audited it.
+   */
+  syncBlock(id: string): void {
+    const block = this.store.blocks().find((b) => b.id === id);
+    this.blocklist.remove(id);
+    const restoredRoute = this.#restores.get(id);
+    if (restoredRoute !== undefined && block?.kind !== 'restore') {
+      this.#restores.delete(id);
+      this.blocklist.unrestore(restoredRoute);
+    }
+    if (block) this.#apply(block);
+  }
+
+  /** Follows another instance's canary decision for a route: quarantined or released. */
+  syncQuarantine(route: string): void {
+    const quarantine = this.store.getCanaryState(route)?.quarantine;
+    if (quarantine && quarantine.until > this.clock.now()) this.setQuarantine(route, quarantine.until, quarantine.reasons);
+    else this.clearQuarantine(route);
   }
 
   routes(): Route[] {
@@ -139,6 +164,7 @@ export class RouteControl {
     this.#clearManual(route);
     const block: RuntimeBlock = { id: `restore_${randomUUID().slice(0, 8)}`, route, kind: 'restore', reason, createdAt: this.clock.now(), until: null, by };
     this.store.putBlock(block);
+    this.#restores.set(block.id, route);
     this.blocklist.restore(route, null);
     this.audit.record('restore_manual', route, { reason, by });
   }
@@ -157,11 +183,21 @@ export class RouteControl {
     this.blocklist.removeLayer(route, 'quarantine');
   }
 
+  #apply(block: RuntimeBlock): void {
+    if (block.kind === 'restore') {
+      this.#restores.set(block.id, block.route);
+      this.blocklist.restore(block.route, block.until);
+    } else {
+      this.blocklist.add({ id: block.id, route: block.route, layer: block.kind === 'shed' ? 'shed' : 'runtime', reason: block.reason, until: block.until });
+    }
+  }
+
   #clearManual(route: string): boolean {
     let cleared = false;
     for (const block of this.store.blocks()) {
       if (block.route !== route || block.kind === 'block') continue;
       this.store.deleteBlock(block.id);
+      this.#restores.delete(block.id);
       cleared = true;
     }
     if (this.blocklist.removeLayer(route, 'shed').length > 0) cleared = true;

@@ -1,22 +1,68 @@
 // The breakers of every route, kept in the Store. The request path asks `admit` and reports
-// `success` / `failure`; only transitions and failures are written back.
+// `success` / `failure`; only transitions and failures are written back. With a shared store
+// only transitions are written (each instance counts its own failures), other instances adopt
+// them as they arrive, and a recovery probe must also win the shared probe slot, so a route
+// coming back gets one probe from all instances together, not one from each (seed 002).
 import type { Clock } from '../clock/index.js';
-import type { Store } from '../state/index.js';
+import { LocalCoordination, type Coordination, type Store } from '../state/index.js';
 import { Breaker, type Admission, type BreakerPolicy, type BreakerState, type Transition } from './breaker.js';
 
 export type TransitionListener = (route: string, transition: Transition) => void;
+/** A state another instance decided, adopted here. */
+export type AdoptionListener = (route: string, from: BreakerState, to: BreakerState) => void;
 
 export class BreakerBoard {
   #breakers = new Map<string, Breaker>();
   /** Routes whose breaker is not closed: small, and empty on a healthy day, so checks are cheap. */
   readonly #notClosed = new Set<string>();
 
+  /** Probe slots this instance holds, to free early when its probe fails. */
+  readonly #probeTokens = new Map<string, string>();
+  readonly #coordination: Coordination;
+  #onAdopt: AdoptionListener = () => {};
+
   constructor(
     private readonly policyFor: (route: string) => BreakerPolicy,
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly onTransition: TransitionListener,
-  ) {}
+    coordination: Coordination = new LocalCoordination(),
+  ) {
+    this.#coordination = coordination;
+  }
+
+  onAdopt(listener: AdoptionListener): void {
+    this.#onAdopt = listener;
+  }
+
+  /**
+   * Claims the shared probe slot for a probe `admit` granted. Only probes wait for this (one
+   * request per route per cooldown); false means another instance probes, and this instance
+   * keeps the route out of service until that probe's state arrives or its slot lapses.
+   */
+  async claimProbe(route: string): Promise<boolean> {
+    if (!this.#coordination.shared) return true;
+    const token = await this.#coordination.acquireProbe(route, this.policyFor(route).probeTimeout);
+    if (token === null) return false;
+    this.#probeTokens.set(route, token);
+    return true;
+  }
+
+  /** Takes the state another instance stored for `route` (a change notice from the store). */
+  adopt(route: string): void {
+    const snapshot = this.store.getBreaker(route);
+    const before = this.state(route);
+    if (!snapshot) {
+      this.#breakers.delete(route);
+      this.#notClosed.delete(route);
+    } else {
+      this.#breakers.set(route, new Breaker(this.policyFor(route), snapshot));
+      if (snapshot.state === 'closed') this.#notClosed.delete(route);
+      else this.#notClosed.add(route);
+    }
+    const after = this.state(route);
+    if (after !== before) this.#onAdopt(route, before, after);
+  }
 
   admit(route: string): Admission {
     // The common case allocates nothing: no breaker yet (nor stored) means closed.
@@ -33,6 +79,7 @@ export class BreakerBoard {
   }
 
   success(route: string, probe: boolean): void {
+    if (probe) this.#probeTokens.delete(route);
     const breaker = this.#breakers.get(route);
     if (!breaker) return;
     const changedBefore = breaker.toJSON().consecutiveFailures > 0;
@@ -42,6 +89,14 @@ export class BreakerBoard {
   failure(route: string, probe: boolean, cause: string): void {
     const breaker = this.#get(route);
     this.#after(route, breaker, breaker.failure(this.clock.now(), probe, cause), true);
+    // A failed probe frees the slot: the reopened state carries the next retry time. A
+    // successful one keeps it until it lapses, so no instance that has not yet heard of the
+    // closing sends a second probe meanwhile.
+    const token = probe ? this.#probeTokens.get(route) : undefined;
+    if (token !== undefined) {
+      this.#probeTokens.delete(route);
+      this.#coordination.releaseProbe(route, token);
+    }
   }
 
   state(route: string): BreakerState {
@@ -68,7 +123,7 @@ export class BreakerBoard {
   }
 
   #after(route: string, breaker: Breaker, transition: Transition | null, changed: boolean): void {
-    if (changed || transition) this.store.putBreaker(route, breaker.toJSON());
+    if (transition || (changed && !this.store.shared)) this.store.putBreaker(route, breaker.toJSON());
     if (!transition) return;
     if (transition.to === 'closed') this.#notClosed.delete(route);
     else this.#notClosed.add(route);

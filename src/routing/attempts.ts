@@ -54,6 +54,8 @@ export class AttemptPlanner {
   #failedEndpoints = new Map<string, Set<string>>();
   #spentModels = new Set<string>();
   #earliestRetryAt: number | null = null;
+  /** Routes whose recovery probe another instance is sending: not to be chosen again. */
+  #probedElsewhere = new Set<string>();
   readonly #models: CatalogModel[];
 
   constructor(
@@ -89,11 +91,18 @@ export class AttemptPlanner {
     // Every route refused by its breaker: a degrade role tries the one that reopens first
     // rather than failing at once; a strict role answers 503 with that time as Retry-After.
     if (refused.length === 0) return null;
-    const soonest = refused.reduce((a, b) => (b.at < a.at ? b : a));
-    this.#earliestRetryAt = soonest.at;
-    if (this.options.strict) return null;
+    this.#earliestRetryAt = Math.min(...refused.map((r) => r.at));
+    const waiting = this.#probedElsewhere.size === 0 ? refused : refused.filter((r) => !this.#probedElsewhere.has(r.routeId));
+    if (this.options.strict || waiting.length === 0) return null;
+    const soonest = waiting.reduce((a, b) => (b.at < a.at ? b : a));
     this.#attempts++;
     return this.#target(soonest.model, null, soonest.routeId, true, 'cooldown ends first');
+  }
+
+  /** Takes back a probe choice that lost the shared probe slot: it was never sent. */
+  skip(choice: AttemptChoice): void {
+    this.#attempts--;
+    this.#probedElsewhere.add(choice.routeId);
   }
 
   #learn(last: FailedAttempt): void {

@@ -94,6 +94,11 @@ export class ChatExecution {
     for (;;) {
       const choice = this.#planner.next(last);
       if (!choice) return this.#exhausted();
+      // A recovery probe (one request per route per cooldown) also needs the shared probe slot.
+      if (choice.probe && !(await this.d.board.claimProbe(choice.routeId))) {
+        this.#planner.skip(choice);
+        continue;
+      }
       let result = await this.#attempt(choice);
       while (!this.#clientGone && result.kind === 'status' && result.status === 429) {
         wait ??= new WaitBudget(role?.config.retry.maxWait ?? 0, role?.config.retry.budget ?? 0);

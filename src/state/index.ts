@@ -1,7 +1,8 @@
-export type { Store, AuditEvent, LedgerEntry, RuntimeBlock } from './store.js';
+export type { Store, AuditEvent, LedgerEntry, RuntimeBlock, StoreHealth, StoreChangeKind, StoreChangeListener } from './store.js';
 export { MemoryStore } from './memory.js';
 export { SqliteStore, type SqliteStoreOptions, type StoreLog } from './sqlite.js';
 export { RedisStore, type RedisStoreOptions, type RedisStoreLog } from './redis.js';
 export type { ChangeKind } from './redis-wire.js';
 export { StoreError, isStoreError, type StoreErrorCode } from './errors.js';
-export { openStore, openStoreAsync, type StoreConfig, type StoreOptions, type AsyncStoreOptions } from './open.js';
+export { openStore, openStoreAsync, coordinationFor, type StoreConfig, type StoreOptions, type AsyncStoreOptions } from './open.js';
+export { LocalCoordination, type Coordination } from './coordination.js';

@@ -1,13 +1,15 @@
 // The in-process Store: for one instance without persistence, and for tests of pure logic.
 import type { CanaryRouteState } from '../canary/types.js';
 import type { BreakerSnapshot } from '../resilience/breaker.js';
-import type { AuditEvent, LedgerEntry, RuntimeBlock, Store } from './store.js';
+import type { AuditEvent, LedgerEntry, RuntimeBlock, Store, StoreHealth } from './store.js';
 
 export class MemoryStore implements Store {
   readonly kind: string = 'memory';
+  readonly shared = false;
   #breakers = new Map<string, BreakerSnapshot>();
   #canary = new Map<string, CanaryRouteState>();
   #blocks = new Map<string, RuntimeBlock>();
+  #settings = new Map<string, unknown>();
   #audit: AuditEvent[] = [];
   #ledger: LedgerEntry[] = [];
 
@@ -68,6 +70,27 @@ export class MemoryStore implements Store {
 
   blocks(): RuntimeBlock[] {
     return [...this.#blocks.values()];
+  }
+
+  getSetting(key: string): unknown {
+    return this.#settings.get(key);
+  }
+
+  putSetting(key: string, value: unknown): void {
+    this.#settings.set(key, value);
+  }
+
+  deleteSetting(key: string): boolean {
+    return this.#settings.delete(key);
+  }
+
+  health(): StoreHealth {
+    return { degraded: false, errors: 0, pending: 0 };
+  }
+
+  /** Nothing else writes to a memory store. */
+  onChange(): () => void {
+    return () => {};
   }
 
   async close(): Promise<void> {}

@@ -4,6 +4,7 @@ import { MemoryStore } from './memory.js';
 import { RedisStore, type RedisStoreLog } from './redis.js';
 import { SqliteStore, type SqliteStoreOptions } from './sqlite.js';
 import type { Store } from './store.js';
+import { LocalCoordination, type Coordination } from './coordination.js';
 
 /** The `state:` section of the config, as validated there. */
 export type StoreConfig = { memory: true } | { sqlite: string } | { redis: string };
@@ -18,7 +19,7 @@ export function openStore(config: StoreConfig, options: StoreOptions = {}): Stor
   if ('sqlite' in config) return new SqliteStore({ ...options, file: config.sqlite });
   if ('redis' in config) {
     // The URL is left out on purpose: it may carry a password.
-    throw new StoreError('store_unsupported', 'the Redis store opens asynchronously: use `openStoreAsync` (the gateway switches to it in a later issue)');
+    throw new StoreError('store_unsupported', 'the Redis store opens asynchronously: use `openStoreAsync` (as `openGateway` does)');
   }
   return new MemoryStore(options.keep);
 }
@@ -34,4 +35,9 @@ export async function openStoreAsync(config: StoreConfig, options: AsyncStoreOpt
   }
   const { prefix: _prefix, ...rest } = options;
   return openStore(config, rest);
+}
+
+/** How instances sharing `store` agree on probes, leases and quotas: through Redis, or alone. */
+export function coordinationFor(store: Store): Coordination {
+  return store instanceof RedisStore ? store.coordination : new LocalCoordination();
 }

@@ -7,7 +7,7 @@ import type { BreakerSnapshot } from '../resilience/breaker.js';
 import type { HashKind } from './redis-wire.js';
 import type { RuntimeBlock } from './store.js';
 
-export type Values = { breakers: BreakerSnapshot; canary: CanaryRouteState; blocks: RuntimeBlock };
+export type Values = { breakers: BreakerSnapshot; canary: CanaryRouteState; blocks: RuntimeBlock; settings: unknown };
 
 /** A hash field in Redis: the value and when it was first put (µs since the epoch, unique per writer). */
 interface Field {
@@ -21,7 +21,7 @@ interface Entry {
 }
 
 export class LocalCopy {
-  readonly #maps: Record<HashKind, Map<string, Entry>> = { breakers: new Map(), canary: new Map(), blocks: new Map() };
+  readonly #maps: Record<HashKind, Map<string, Entry>> = { breakers: new Map(), canary: new Map(), blocks: new Map(), settings: new Map() };
   /** The local write counter, and its value at each key's last local write. */
   #seq = 0;
   readonly #touched = new Map<string, number>();

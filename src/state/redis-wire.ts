@@ -4,11 +4,11 @@ import type { ChainableCommander } from 'ioredis';
 import type { AuditEvent, LedgerEntry } from './store.js';
 
 /** The kinds kept as hashes, one field per route or block id. */
-export type HashKind = 'breakers' | 'canary' | 'blocks';
+export type HashKind = 'breakers' | 'canary' | 'blocks' | 'settings';
 /** What `onChange` reports: a hash field or an audit event written by another instance. */
 export type ChangeKind = HashKind | 'audit';
 
-export const HASH_KINDS: readonly HashKind[] = ['breakers', 'canary', 'blocks'];
+export const HASH_KINDS: readonly HashKind[] = ['breakers', 'canary', 'blocks', 'settings'];
 
 export interface RedisKeys {
   hash(kind: HashKind): string;
@@ -64,7 +64,7 @@ export type ListOp = { kind: 'audit'; json: string; event: AuditEvent } | { kind
  * are kept in order and bounded, the oldest dropped first.
  */
 export class Backlog {
-  readonly dirty: Record<HashKind, Set<string>> = { breakers: new Set(), canary: new Set(), blocks: new Set() };
+  readonly dirty: Record<HashKind, Set<string>> = { breakers: new Set(), canary: new Set(), blocks: new Set(), settings: new Set() };
   list: ListOp[] = [];
   dropped = 0;
 
@@ -90,7 +90,7 @@ export class Backlog {
   /** Takes everything, leaving the backlog empty; a failed replay puts it back with `restore`. */
   take(): { dirty: Record<HashKind, string[]>; list: ListOp[] } {
     const out = {
-      dirty: { breakers: [...this.dirty.breakers], canary: [...this.dirty.canary], blocks: [...this.dirty.blocks] },
+      dirty: { breakers: [...this.dirty.breakers], canary: [...this.dirty.canary], blocks: [...this.dirty.blocks], settings: [...this.dirty.settings] },
       list: this.list,
     };
     for (const k of HASH_KINDS) this.dirty[k].clear();

@@ -8,10 +8,11 @@ export type { RedisStoreLog, RedisStoreOptions } from './redis-options.js';
 import type { CanaryRouteState } from '../canary/types.js';
 import type { BreakerSnapshot } from '../resilience/breaker.js';
 import { LocalCopy } from './redis-copy.js';
+import { RedisCoordination } from './redis-coordination.js';
 import { Ring } from './redis-ring.js';
 import { Backlog, HASH_KINDS, keys, parseNotice, queueList, type ChangeKind, type HashKind, type ListOp, type Notice, type RedisKeys } from './redis-wire.js';
 import { CONSOLE_LOG, type RedisStoreLog, type RedisStoreOptions } from './redis-options.js';
-import type { AuditEvent, LedgerEntry, RuntimeBlock, Store } from './store.js';
+import type { AuditEvent, LedgerEntry, RuntimeBlock, Store, StoreHealth } from './store.js';
 
 type ChangeListener = (kind: ChangeKind, key: string) => void;
 
@@ -20,6 +21,7 @@ const RETRY_MS = 1_000;
 
 export class RedisStore implements Store {
   readonly kind: string = 'redis';
+  readonly shared = true;
   /** Tags this instance's change notices, so it ignores its own. */
   readonly instance: string = randomUUID();
   readonly prefix: string;
@@ -45,6 +47,7 @@ export class RedisStore implements Store {
   #retry: NodeJS.Timeout | null = null;
   #settle: () => void = () => {};
   #closed: Promise<void> | null = null;
+  #coordination: RedisCoordination | null = null;
 
   /** Prefer `RedisStore.open`; the constructor returns at once and connects in the background. */
   constructor(options: RedisStoreOptions) {
@@ -105,6 +108,12 @@ export class RedisStore implements Store {
     return { pending: this.#backlog.size, dropped: this.#backlog.dropped };
   }
 
+  /** Probe slots, leases and the instance list, on this store's connection. */
+  get coordination(): RedisCoordination {
+    this.#coordination ??= new RedisCoordination({ redis: this.#cmd, prefix: this.prefix, instance: this.instance, up: () => this.#up, failed: () => this.#errors++ });
+    return this.#coordination;
+  }
+
   /** Hears changes made by other instances (never this one's own); returns an unsubscribe. */
   onChange(listener: ChangeListener): () => void {
     this.#listeners.add(listener);
@@ -146,6 +155,25 @@ export class RedisStore implements Store {
 
   blocks(): RuntimeBlock[] {
     return [...this.#local.values('blocks').values()];
+  }
+
+  getSetting(key: string): unknown {
+    return this.#local.get('settings', key);
+  }
+
+  putSetting(key: string, value: unknown): void {
+    this.#local.put('settings', key, value);
+    this.#writeHash('settings', key);
+  }
+
+  deleteSetting(key: string): boolean {
+    const existed = this.#local.delete('settings', key);
+    if (existed) this.#writeHash('settings', key);
+    return existed;
+  }
+
+  health(): StoreHealth {
+    return { degraded: !this.#up, errors: this.#errors, pending: this.#backlog.size };
   }
 
   appendAudit(event: AuditEvent): void {
@@ -300,8 +328,9 @@ export class RedisStore implements Store {
       this.#errors += bad;
       for (const key of changed) this.#emit(kind, key);
     });
-    this.#errors += this.#audit.load(results[3]![1] as string[], marks.audit);
-    this.#errors += this.#ledger.load(results[4]![1] as string[], marks.ledger);
+    const lists = HASH_KINDS.length;
+    this.#errors += this.#audit.load(results[lists]![1] as string[], marks.audit);
+    this.#errors += this.#ledger.load(results[lists + 1]![1] as string[], marks.ledger);
   }
 
   /** A key with a write still owed to Redis: what Redis says about it is older. */

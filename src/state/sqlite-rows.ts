@@ -67,6 +67,11 @@ export function prepare(db: BetterSqlite3.Database) {
          created_at = excluded.created_at, "until" = excluded."until", "by" = excluded."by"`,
     ),
     deleteBlock: db.prepare<[string]>('DELETE FROM blocks WHERE id = ?'),
+    settings: db.prepare<[], KeyedJson>('SELECT key, json FROM settings'),
+    putSetting: db.prepare<[string, string]>(
+      'INSERT INTO settings (key, json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET json = excluded.json',
+    ),
+    deleteSetting: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
     insertAudit: db.prepare<[number, string, string | null, string]>(
       'INSERT INTO audit (at, type, route, detail) VALUES (?, ?, ?, ?)',
     ),

@@ -18,6 +18,7 @@ const MIGRATIONS: readonly string[] = [
      id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, request_id TEXT NOT NULL,
      role TEXT NOT NULL, primary_route TEXT NOT NULL, reason TEXT NOT NULL, final_route TEXT,
      outcome TEXT NOT NULL, attempts INTEGER NOT NULL, latency_ms INTEGER NOT NULL);`,
+  `CREATE TABLE settings (key TEXT PRIMARY KEY, json TEXT NOT NULL);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

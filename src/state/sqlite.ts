@@ -10,7 +10,7 @@ import type { BreakerSnapshot } from '../resilience/breaker.js';
 import { StoreError } from './errors.js';
 import { migrate } from './sqlite-schema.js';
 import * as rows from './sqlite-rows.js';
-import type { AuditEvent, LedgerEntry, RuntimeBlock, Store } from './store.js';
+import type { AuditEvent, LedgerEntry, RuntimeBlock, Store, StoreHealth } from './store.js';
 
 /** Where the store reports trouble. It is given file names and SQLite messages, never stored data. */
 export interface StoreLog {
@@ -34,7 +34,7 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-type Keyed = 'breakers' | 'canary' | 'blocks';
+type Keyed = 'breakers' | 'canary' | 'blocks' | 'settings';
 
 /** After a failed write, when to try again. */
 const RETRY_MS = 1_000;
@@ -48,6 +48,7 @@ const CONSOLE_LOG: StoreLog = {
 
 export class SqliteStore implements Store {
   readonly kind: string = 'sqlite';
+  readonly shared = false;
   readonly file: string;
   readonly #keep: number;
   readonly #log: StoreLog;
@@ -59,8 +60,9 @@ export class SqliteStore implements Store {
   #breakers = new Map<string, BreakerSnapshot>();
   #canary = new Map<string, CanaryRouteState>();
   #blocks = new Map<string, RuntimeBlock>();
+  #settings = new Map<string, unknown>();
   /** Keys whose row on disk may differ from memory because a write failed. */
-  #dirty: Record<Keyed, Set<string>> = { breakers: new Set(), canary: new Set(), blocks: new Set() };
+  #dirty: Record<Keyed, Set<string>> = { breakers: new Set(), canary: new Set(), blocks: new Set(), settings: new Set() };
   #audit: rows.EncodedAudit[] = [];
   #ledger: LedgerEntry[] = [];
   #timer: NodeJS.Timeout | null = null;
@@ -138,6 +140,30 @@ export class SqliteStore implements Store {
     return [...this.#blocks.values()];
   }
 
+  getSetting(key: string): unknown {
+    return this.#settings.get(key);
+  }
+
+  putSetting(key: string, value: unknown): void {
+    this.#settings.set(key, value);
+    this.#writeThrough('settings', key);
+  }
+
+  deleteSetting(key: string): boolean {
+    if (!this.#settings.delete(key)) return false;
+    this.#writeThrough('settings', key);
+    return true;
+  }
+
+  health(): StoreHealth {
+    return { degraded: this.#streak > 0, errors: this.#errors, pending: this.#pending() };
+  }
+
+  /** One instance per file: nobody else writes. */
+  onChange(): () => void {
+    return () => {};
+  }
+
   appendAudit(event: AuditEvent): void {
     let detail: string;
     try {
@@ -205,6 +231,7 @@ export class SqliteStore implements Store {
     for (const { key, json } of this.#sql.breakers.all()) this.#loadJson(this.#breakers, 'breakers', key, json);
     for (const { key, json } of this.#sql.canary.all()) this.#loadJson(this.#canary, 'canary_state', key, json);
     for (const block of rows.readBlocks(this.#sql)) this.#blocks.set(block.id, block);
+    for (const { key, json } of this.#sql.settings.all()) this.#loadJson(this.#settings, 'settings', key, json);
   }
 
   #loadJson<T>(into: Map<string, T>, table: string, key: string, json: string): void {
@@ -237,6 +264,9 @@ export class SqliteStore implements Store {
     } else if (table === 'canary') {
       const state = this.#canary.get(key);
       if (state) this.#sql.putCanary.run(key, JSON.stringify(state));
+    } else if (table === 'settings') {
+      if (this.#settings.has(key)) this.#sql.putSetting.run(key, JSON.stringify(this.#settings.get(key)));
+      else this.#sql.deleteSetting.run(key);
     } else {
       const block = this.#blocks.get(key);
       if (block) rows.writeBlock(this.#sql, block);

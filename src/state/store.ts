@@ -41,8 +41,30 @@ export interface RuntimeBlock {
   by: string | null;
 }
 
+/** How a store is doing, for /readyz, /metrics and the log. */
+export interface StoreHealth {
+  /** True while the store serves from its local copy because its backend is unreachable or failing. */
+  degraded: boolean;
+  /** Failed operations since open; the store kept serving. */
+  errors: number;
+  /** Writes held locally until the backend takes them. */
+  pending: number;
+}
+
+export type StoreChangeKind = 'breakers' | 'canary' | 'blocks' | 'settings' | 'audit';
+export type StoreChangeListener = (kind: StoreChangeKind, key: string) => void;
+
 export interface Store {
   readonly kind: string;
+  /**
+   * True when other instances read and write the same state (Redis). A shared store carries
+   * breaker transitions only: per-instance counters would overwrite each other's decisions.
+   */
+  readonly shared: boolean;
+  health(): StoreHealth;
+  /** Hears changes made by other instances (never this one's own); returns an unsubscribe. */
+  onChange(listener: StoreChangeListener): () => void;
+
   getBreaker(route: string): BreakerSnapshot | undefined;
   putBreaker(route: string, snapshot: BreakerSnapshot): void;
 
@@ -63,6 +85,12 @@ export interface Store {
   /** True when an entry with that id existed. */
   deleteBlock(id: string): boolean;
   blocks(): RuntimeBlock[];
+
+  /** Small named JSON documents (the runtime role overlay, for one): shared like the rest. */
+  getSetting(key: string): unknown;
+  putSetting(key: string, value: unknown): void;
+  /** True when the key existed. */
+  deleteSetting(key: string): boolean;
 
   close(): Promise<void>;
 }

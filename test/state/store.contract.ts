@@ -172,6 +172,18 @@ export function storeContract<S extends Store>(name: string, harness: ContractHa
       );
     });
 
+    test('settings: JSON documents by key, replaced by a put, gone after a delete', () => {
+      const store = make();
+      assert.equal(store.getSetting('roles'), undefined);
+      store.putSetting('roles', { chat: { models: ['a', 'b'] } });
+      store.putSetting('other', [1, 2]);
+      store.putSetting('roles', { chat: { models: ['b'] } });
+      assert.deepEqual(store.getSetting('roles'), { chat: { models: ['b'] } });
+      assert.equal(store.deleteSetting('other'), true);
+      assert.equal(store.deleteSetting('other'), false);
+      assert.equal(store.getSetting('other'), undefined);
+    });
+
     test('audit is newest first and honours the limit', () => {
       const store = make();
       assert.deepEqual(store.audit(10), []);
@@ -222,8 +234,13 @@ export function storeContract<S extends Store>(name: string, harness: ContractHa
         for (const e of AUDIT) store.appendAudit(e);
         store.appendLedger(entry(T0 + 1, 'req-1'));
         store.appendLedger(entry(T0 + 2, 'req-2', { finalRoute: null, outcome: 'unavailable' }));
+        store.putSetting('roles', { chat: { models: ['b'] } });
+        store.putSetting('gone', true);
+        store.deleteSetting('gone');
 
         const again = await reopen(store);
+        assert.deepEqual(again.getSetting('roles'), { chat: { models: ['b'] } });
+        assert.equal(again.getSetting('gone'), undefined);
         opened.push(again);
         assert.deepEqual(again.getBreaker('a'), OPEN_BREAKER);
         assert.deepEqual(again.getCanaryState('groq/llama-3.3-70b'), QUARANTINED);
