@@ -132,7 +132,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
       // A degraded store still serves (from its local copy): ready, and saying so.
       const health = store.health();
       const stateCheck = { name: `state:${store.kind}`, ok: true, detail: health.degraded ? `degraded: serving from the local copy, ${health.pending} writes held` : 'ok' };
-      return { ready: checks.every((c) => c.ok), degraded: health.degraded, checks: [...checks, stateCheck] };
+      return { ready: checks.every((c) => c.ok), degraded: health.degraded, canaryLeader: scheduler?.leader ?? null, checks: [...checks, stateCheck] };
     },
   });
 
@@ -170,6 +170,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     async close() {
       discovery.stop();
       unsubscribe();
+      board.releaseProbes();
       await scheduler?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -89,14 +89,17 @@ export class BreakerBoard {
   failure(route: string, probe: boolean, cause: string): void {
     const breaker = this.#get(route);
     this.#after(route, breaker, breaker.failure(this.clock.now(), probe, cause), true);
-    // A failed probe frees the slot: the reopened state carries the next retry time. A
-    // successful one keeps it until it lapses, so no instance that has not yet heard of the
-    // closing sends a second probe meanwhile.
-    const token = probe ? this.#probeTokens.get(route) : undefined;
-    if (token !== undefined) {
-      this.#probeTokens.delete(route);
-      this.#coordination.releaseProbe(route, token);
-    }
+    if (probe) this.#probeTokens.delete(route);
+  }
+
+  /**
+   * Hands back the probe slots this instance still holds (at shutdown). A probe that ended
+   * keeps its slot until it lapses, failed or not: an instance that has not yet heard the
+   * outcome must not send a second probe in the few milliseconds the notice takes.
+   */
+  releaseProbes(): void {
+    for (const [route, token] of this.#probeTokens) this.#coordination.releaseProbe(route, token);
+    this.#probeTokens.clear();
   }
 
   state(route: string): BreakerState {

@@ -143,6 +143,9 @@ export class AttemptPlanner {
         return this.#target(model, probeEndpoint, model.routeIdFor(probeEndpoint), true);
       }
     }
+    // Every endpoint out of service: asking the aggregator would only earn a 404 ("no allowed
+    // providers"), so the model is skipped like an open route, and the next one is tried.
+    if (model.adapter.hasEndpoints && this.plan.pinnedEndpoint === null && !this.#hasOtherEndpoints(model)) return null;
     const routeId = this.plan.pinnedEndpoint !== null ? model.routeIdFor(this.plan.pinnedEndpoint) : model.directRouteId;
     const admission = this.health.admit(routeId);
     if (!admission.admitted) {

@@ -36,8 +36,9 @@ export class Ring<T> {
 
   /**
    * Replaces the contents with a Redis list (LRANGE, newest first), followed by what was
-   * appended here since `mark`: those writes were sent after the read. Returns entries that
-   * would not parse.
+   * appended here since `mark` and is not in the list: a local write sent after the read, or
+   * another instance's event announced while the read was in flight (which the list may or
+   * may not already hold, so it is matched by its JSON). Returns entries that would not parse.
    */
   load(newestFirst: string[], mark: number): number {
     const since = Math.min(this.#items.length, this.#appends - mark);
@@ -50,7 +51,10 @@ export class Ring<T> {
         bad++;
       }
     }
-    if (since > 0) out.push(...this.#items.slice(-since));
+    if (since > 0) {
+      const listed = new Set(newestFirst);
+      for (const item of this.#items.slice(-since)) if (!listed.has(JSON.stringify(item))) out.push(item);
+    }
     this.#items = out.length > this.keep ? out.slice(-this.keep) : out;
     return bad;
   }

@@ -1,8 +1,12 @@
-// A throwaway redis-server for tests: a real process on 127.0.0.1, no persistence, stopped
-// and restarted on the same port to play an outage.
+// A throwaway redis-server for tests: a real process on 127.0.0.1, stopped and restarted on
+// the same port to play an outage. By default it keeps nothing; `persist` gives it an
+// append-only file in a temporary folder, as the README asks of a production Redis.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createConnection, createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Why Redis tests cannot run here, or null when a redis-server binary is on the PATH. */
@@ -16,13 +20,17 @@ export interface RedisServer {
   readonly url: string;
   /** Kills the process (SIGKILL, as a crash would) and waits for it to go. */
   stop(): Promise<void>;
-  /** Starts it again on the same port, empty, and waits until it answers PING. */
+  /** Starts it again on the same port (empty unless persisted) and waits until it answers PING. */
   start(): Promise<void>;
+  /** Stops it and removes its folder. */
+  close(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+export async function startRedis(options: { persist?: boolean } = {}): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | null = null;
+  const dir = options.persist ? mkdtempSync(join(tmpdir(), 'warden-redis-')) : null;
+  const persistence = dir ? ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''] : ['--save', '', '--appendonly', 'no'];
   const server: RedisServer = {
     port,
     url: `redis://127.0.0.1:${port}`,
@@ -34,8 +42,12 @@ export async function startRedis(): Promise<RedisServer> {
       child = null;
     },
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
+      child = spawn('redis-server', ['--port', String(port), ...persistence, '--bind', '127.0.0.1'], { stdio: 'ignore' });
       await untilPong(port, child);
+    },
+    async close() {
+      await server.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
   await server.start();
