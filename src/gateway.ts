@@ -6,7 +6,7 @@ import { Catalog, DiscoveryLoop, parseRouteId } from './catalog/index.js';
 import { ConfigError, type WardenConfig } from './config/index.js';
 import { systemClock, type Clock } from './clock/index.js';
 import { Blocklist, RouteAdmission, RouteControl } from './health/index.js';
-import { BreakerBoard, InFlight, type BreakerPolicy } from './resilience/index.js';
+import { BreakerBoard, ConcurrencyQuota, InFlight, type BreakerPolicy } from './resilience/index.js';
 import { Router } from './routing/index.js';
 import { QualityGate } from './routing/gate.js';
 import { warmUp as warmUpQuality } from './quality/index.js';
@@ -32,6 +32,8 @@ export interface Gateway {
   readonly catalog: Catalog;
   readonly blocklist: Blocklist;
   readonly breakers: BreakerBoard;
+  /** Per-provider concurrency quotas and this instance's share; null when no provider has one. */
+  readonly quota: ConcurrencyQuota | null;
   readonly control: RouteControl;
   readonly canary: CanaryRunner | null;
   readonly notifier: Notifier;
@@ -59,6 +61,9 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const metrics = new GatewayMetrics({ processMetrics: options.processMetrics });
   const audit = new Audit(store, log, now);
   const inflight = new InFlight(clock);
+  const quotaLimits = new Map(Object.entries(config.providers).flatMap(([name, p]) => (p.maxConcurrency ? [[name, p.maxConcurrency] as const] : [])));
+  const quota = quotaLimits.size > 0 ? new ConcurrencyQuota(quotaLimits) : null;
+  let heartbeat: NodeJS.Timeout | null = null;
   // A route that leaves service takes no new request at once (admission); what it holds
   // gets the drain window, then is aborted and, where nothing was sent yet, retried elsewhere.
   const drain = (route: string, why: string) => {
@@ -110,6 +115,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     audit,
     clock,
     inflight,
+    quota,
     gateFor: (role) => gates.get(role) ?? null,
     admin: {
       adminToken: config.server.adminToken,
@@ -141,6 +147,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     catalog,
     blocklist,
     breakers: board,
+    quota,
     control,
     canary,
     notifier,
@@ -153,6 +160,14 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
       if (Object.values(config.roles).some((r) => r.checks.includes('language'))) warmUpQuality();
       await discovery.refreshAll();
       discovery.start();
+      if (quota && coordination.shared) {
+        // The instance list sizes each instance's share of the quotas; an instance that stops
+        // beating drops off it after three seconds and the others' shares grow back.
+        const beat = () => coordination.heartbeat(3_000).then((n) => quota.setInstances(n));
+        await beat();
+        heartbeat = setInterval(() => void beat(), 1_000);
+        heartbeat.unref();
+      }
       scheduler?.start();
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -169,6 +184,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     discover: () => discovery.refreshAll(),
     async close() {
       discovery.stop();
+      if (heartbeat) clearInterval(heartbeat);
       unsubscribe();
       board.releaseProbes();
       await scheduler?.stop();

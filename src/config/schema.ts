@@ -60,6 +60,8 @@ const provider = z.strictObject({
   discoveryInterval: duration.default(600_000),
   /** Keep-alive connections per upstream origin. */
   connections: z.number().int().min(1).max(65536).default(128),
+  /** Attempts in flight to this provider at once, across every instance sharing the state; none when unset. */
+  maxConcurrency: z.number().int().min(1).optional(),
   thinking: thinkingSwitch.optional(),
 });
 

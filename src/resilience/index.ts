@@ -3,3 +3,4 @@ export { parseRetryAfter, WaitBudget } from './retry-after.js';
 export { BreakerBoard, type TransitionListener } from './board.js';
 export { InFlight, type InFlightHandle } from './inflight.js';
 export { classifyStatus, type OutcomeClass } from './outcome.js';
+export { ConcurrencyQuota } from './quota.js';

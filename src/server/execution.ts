@@ -7,11 +7,11 @@ import type { Clock } from '../clock/index.js';
 import { GatewayError } from '../protocol/errors.js';
 import { spliceModel } from '../protocol/splice.js';
 import type { ChatRequest, Usage } from '../protocol/types.js';
-import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type InFlight } from '../resilience/index.js';
+import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
 import type { QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome } from '../telemetry/index.js';
-import { exchangeWith, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
+import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
 import { StreamRelay } from './relay-stream.js';
@@ -28,6 +28,8 @@ export interface ExecutionDeps {
   log: Logger;
   clock: Clock;
   inflight: InFlight;
+  /** Per-provider concurrency quotas; null when no provider has one. */
+  quota: ConcurrencyQuota | null;
   gateFor(role: string): QualityGate | null;
 }
 
@@ -140,6 +142,11 @@ export class ChatExecution {
       });
       payload = JSON.stringify(body);
     }
+    const quota = this.d.quota;
+    const provider = model.upstream.providerName;
+    // A provider at its quota is passed over like a shed route: not its fault, so no breaker
+    // failure, and the next route is tried.
+    if (quota !== null && !quota.take(provider)) return Promise.resolve({ kind: 'failure', failure: quotaFull(provider), servedEndpoint: null });
     return new Promise<AttemptResult>((settle) => {
       // Registered under its route while in flight, so a route leaving service can drain it.
       let registeredAs = choice.routeId;
@@ -147,6 +154,7 @@ export class ChatExecution {
       this.d.inflight.add(registeredAs, handle);
       const resolve = (result: AttemptResult) => {
         this.d.inflight.remove(registeredAs, handle);
+        quota?.release(provider);
         settle(result);
       };
       const onServed = (route: string) => {

@@ -27,7 +27,8 @@ export function answerForStatus(status: number, headers: IncomingHttpHeaders, bo
 }
 
 export function errorForFailure(failure: UpstreamFailure, routeId: string): GatewayError {
-  const status = failure.kind === 'timeout' ? 504 : 502;
+  // Shed (the route left service, or its provider is at its quota) is Warden's own refusal: 503.
+  const status = failure.kind === 'timeout' ? 504 : failure.kind === 'shed' ? 503 : 502;
   return new GatewayError(status, failure.code, 'upstream_error', `upstream ${routeId}: ${failure.message}`);
 }
 

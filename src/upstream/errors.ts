@@ -22,6 +22,7 @@ export function isUpstreamFailure(e: unknown): e is UpstreamFailure {
 export const timeoutFailure = (phase: 'first_byte' | 'first_token' | 'total', ms: number) =>
   new UpstreamFailure('timeout', `upstream_timeout_${phase}`, `upstream gave no ${phase.replace('_', ' ')} within ${ms} ms`);
 
+export const quotaFull = (provider: string) => new UpstreamFailure('shed', 'provider_quota_full', `provider ${provider} is at its concurrency quota (providers.${provider}.maxConcurrency)`);
 export const routeShed = (route: string, why: string) => new UpstreamFailure('shed', 'route_shed', `route ${route} left service (${why}) while the request was in flight`);
 
 export const invalidResponse = (detail: string) => new UpstreamFailure('invalid_response', 'upstream_invalid_response', detail);
