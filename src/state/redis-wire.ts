@@ -15,6 +15,8 @@ export interface RedisKeys {
   readonly audit: string;
   readonly ledger: string;
   readonly changes: string;
+  /** Set once per Redis lifetime: when it changes or vanishes, Redis lost what it held. */
+  readonly epoch: string;
 }
 
 export function keys(prefix: string): RedisKeys {
@@ -23,6 +25,7 @@ export function keys(prefix: string): RedisKeys {
     audit: `${prefix}audit`,
     ledger: `${prefix}ledger`,
     changes: `${prefix}changes`,
+    epoch: `${prefix}epoch`,
   };
 }
 

@@ -48,6 +48,8 @@ export class RedisStore implements Store {
   #settle: () => void = () => {};
   #closed: Promise<void> | null = null;
   #coordination: RedisCoordination | null = null;
+  /** The Redis lifetime this copy belongs to (see #checkEpoch). */
+  #epoch: string | null = null;
 
   /** Prefer `RedisStore.open`; the constructor returns at once and connects in the background. */
   constructor(options: RedisStoreOptions) {
@@ -286,8 +288,10 @@ export class RedisStore implements Store {
     this.#up = true;
     // Replay first, then reload on the same connection: Redis runs them in that order, so
     // the reload already contains what this instance wrote while it was away.
-    void this.#replay();
-    void this.#reload().then(() => {
+    void this.#checkEpoch().then(() => {
+      void this.#replay();
+      return this.#reload();
+    }).then(() => {
       if (!this.#loaded) {
         this.#loaded = true;
         this.#settle();
@@ -297,6 +301,33 @@ export class RedisStore implements Store {
       this.#outageLogged = false;
       this.#log.info({ store: 'redis', prefix: this.prefix }, 'Redis store recovered: held writes replayed');
     }
+  }
+
+  /**
+   * A Redis that restarted without persistence (or was flushed) comes back empty, and a reload
+   * would then erase every instance's breakers, blocks and quarantines. The epoch key tells:
+   * when the one seen before is gone, this instance writes its whole copy back before reloading.
+   */
+  async #checkEpoch(): Promise<void> {
+    let current: string | null;
+    try {
+      const results = await this.#cmd.pipeline().set(this.#keys.epoch, randomUUID(), 'NX').get(this.#keys.epoch).exec();
+      current = (results?.[1]?.[1] as string | null | undefined) ?? null;
+    } catch {
+      this.#errors++;
+      return;
+    }
+    const lost = this.#epoch !== null && current !== this.#epoch;
+    this.#epoch = current;
+    if (!lost) return;
+    let keys = 0;
+    for (const kind of HASH_KINDS) {
+      for (const key of this.#local.values(kind).keys()) {
+        this.#backlog.markDirty(kind, key);
+        keys++;
+      }
+    }
+    this.#log.warn({ store: 'redis', prefix: this.prefix, keys }, 'Redis came back without Warden\'s state (restarted without persistence?): writing this instance\'s copy back');
   }
 
   #replay(): Promise<void> {

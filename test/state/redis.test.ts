@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { RedisStore, openStoreAsync, type ChangeKind, type RedisStoreLog, type RedisStoreOptions } from '../../src/state/index.js';
+import { until } from '../helpers/until.js';
 import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { OPEN_BREAKER, block, event, storeContract } from './store.contract.js';
 
@@ -46,14 +47,6 @@ function nextChange(store: RedisStore, match: (kind: ChangeKind, key: string) =>
 }
 
 /** Polls a condition the store exposes without an event (degraded flag), bounded. */
-async function until(what: string, check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('RedisStore', { skip: missing ?? false }, () => {
   before(async () => {
     server = await startRedis();
@@ -130,16 +123,16 @@ describe('RedisStore', { skip: missing ?? false }, () => {
     try {
       a.appendAudit(event(1, 'before', null));
       await server!.stop();
-      await until('degraded', () => a.degraded);
+      await until(() => a.degraded, 'degraded');
       for (let i = 2; i <= 50; i++) a.appendAudit(event(i, 'during', null));
       a.putBlock(block('held'));
       assert.equal(a.getBreaker('x'), undefined);
       assert.equal(a.audit(100).length, 50, 'reads keep serving from the local copy');
       assert.equal(log.lines.filter((l) => l.level === 'warn').length, 1, 'one warning per outage');
       await server!.start(); // empty: the outage also lost Redis' memory
-      await until('recovery', () => !a.degraded && a.backlog.pending === 0);
+      await until(() => !a.degraded && a.backlog.pending === 0, 'recovery');
       assert.equal(log.lines.filter((l) => l.level === 'info').length, 1, 'one info on recovery');
-      await until('the other instance to see the held writes', () => b.audit(100).some((e) => e.at === 50) && b.blocks().length === 1);
+      await until(() => b.audit(100).some((e) => e.at === 50) && b.blocks().length === 1, 'the other instance to see the held writes');
 
       const fresh = await RedisStore.open({ url: server!.url, prefix: p, log: recorder() });
       try {
@@ -148,6 +141,35 @@ describe('RedisStore', { skip: missing ?? false }, () => {
         assert.deepEqual(fresh.blocks(), [block('held')]);
       } finally {
         await fresh.close();
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  test('a Redis that comes back empty gets the instances\' state back instead of erasing it', async () => {
+    const p = prefix();
+    const a = await RedisStore.open({ url: server!.url, prefix: p, log: recorder() });
+    const log = recorder();
+    const b = await RedisStore.open({ url: server!.url, prefix: p, log });
+    try {
+      const seen = nextChange(b, (kind, key) => kind === 'blocks' && key === 'kept');
+      a.putBlock(block('kept'));
+      a.putBreaker('r', OPEN_BREAKER);
+      await seen;
+      await server!.stop();
+      await until(() => a.degraded && b.degraded, 'degraded');
+      await server!.start(); // no persistence: Redis is empty
+      await until(() => !a.degraded && !b.degraded && log.lines.some((l) => l.level === 'warn' && /without Warden's state/.test(l.msg)), 'both instances notice and write their copy back');
+      assert.deepEqual(a.blocks(), [block('kept')], 'the reload did not erase the local copy');
+      assert.deepEqual(b.blocks(), [block('kept')]);
+      assert.deepEqual(b.getBreaker('r'), OPEN_BREAKER);
+      const raw = new Redis(server!.url);
+      try {
+        const breaker = await until(async () => ((await raw.hlen(`${p}blocks`)) === 1 ? raw.hget(`${p}breakers`, 'r') : null), 'Redis holds the state again');
+        assert.deepEqual(JSON.parse(breaker).v, OPEN_BREAKER);
+      } finally {
+        raw.disconnect();
       }
     } finally {
       await Promise.all([a.close(), b.close()]);
