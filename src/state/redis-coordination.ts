@@ -2,8 +2,10 @@
 // scripts"). The probe slot and leases are keys set with NX and an expiry, released or renewed
 // only by the token that holds them, so a dead holder frees them by itself. Redis' own TIME is
 // the clock for the instance list, so instances with skewed clocks still agree on who is alive.
-// Every call answers within `answerWithinMs`: when Redis is away or slow the answer is the
-// single-instance one (this instance probes, leads, and counts itself alone).
+// Every call answers within `answerWithinMs`. While the store is degraded (Redis away) the
+// answer is the single-instance one: this instance probes, leads, and counts itself alone. A
+// call that fails or is late on a live connection gets the cautious answer instead — no probe
+// this time, no lease — since other instances may well be reaching Redis.
 import type { Redis } from 'ioredis';
 import type { Coordination } from './coordination.js';
 
@@ -46,7 +48,7 @@ export class RedisCoordination implements Coordination {
 
   constructor(options: RedisCoordinationOptions) {
     this.#o = options;
-    this.#within = options.answerWithinMs ?? 100;
+    this.#within = options.answerWithinMs ?? 250;
     const redis = options.redis;
     redis.defineCommand('wardenRelease', { numberOfKeys: 1, lua: RELEASE });
     redis.defineCommand('wardenHold', { numberOfKeys: 1, lua: HOLD });
@@ -56,24 +58,24 @@ export class RedisCoordination implements Coordination {
 
   async acquireProbe(route: string, ttlMs: number): Promise<string | null> {
     const token = `${this.#o.instance}:${++this.#probeSeq}`;
-    const set = await this.#ask(() => this.#redis.set(this.#key('probe', route), token, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'), 'OK');
+    const set = await this.#ask(() => this.#redis.set(this.#key('probe', route), token, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'), 'OK', null);
     return set === 'OK' ? token : null;
   }
 
   releaseProbe(route: string, token: string): void {
-    void this.#ask(() => this.#redis.wardenRelease(this.#key('probe', route), token), 0);
+    void this.#ask(() => this.#redis.wardenRelease(this.#key('probe', route), token), 0, 0);
   }
 
   async holdLease(name: string, ttlMs: number): Promise<boolean> {
-    return (await this.#ask(() => this.#redis.wardenHold(this.#key('lease', name), this.#o.instance, Math.max(1, Math.ceil(ttlMs))), 1)) === 1;
+    return (await this.#ask(() => this.#redis.wardenHold(this.#key('lease', name), this.#o.instance, Math.max(1, Math.ceil(ttlMs))), 1, 0)) === 1;
   }
 
   async releaseLease(name: string): Promise<void> {
-    await this.#ask(() => this.#redis.wardenRelease(this.#key('lease', name), this.#o.instance), 0);
+    await this.#ask(() => this.#redis.wardenRelease(this.#key('lease', name), this.#o.instance), 0, 0);
   }
 
   async heartbeat(ttlMs: number): Promise<number> {
-    const count = await this.#ask(() => this.#redis.wardenHeartbeat(`${this.#o.prefix}instances`, this.#o.instance, Math.max(1, Math.ceil(ttlMs))), this.#instances);
+    const count = await this.#ask(() => this.#redis.wardenHeartbeat(`${this.#o.prefix}instances`, this.#o.instance, Math.max(1, Math.ceil(ttlMs))), this.#instances, this.#instances);
     this.#instances = Math.max(1, Number(count) || 1);
     return this.#instances;
   }
@@ -83,14 +85,14 @@ export class RedisCoordination implements Coordination {
     return `${this.#o.prefix}${kind}:{${name}}`;
   }
 
-  /** The call's answer, or `alone` (the single-instance answer) when Redis is away, fails or is late. */
-  async #ask<T, A>(call: () => Promise<T>, alone: A): Promise<T | A> {
+  /** The call's answer; `alone` (the single-instance answer) while Redis is away; `cautious` when the call fails or is late. */
+  async #ask<T, A, C>(call: () => Promise<T>, alone: A, cautious: C): Promise<T | A | C> {
     if (!this.#o.up()) return alone;
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<A>((resolve) => {
+    const late = new Promise<C>((resolve) => {
       timer = setTimeout(() => {
         this.#o.failed();
-        resolve(alone);
+        resolve(cautious);
       }, this.#within);
       timer.unref();
     });
@@ -98,7 +100,7 @@ export class RedisCoordination implements Coordination {
       return await Promise.race([
         call().catch(() => {
           this.#o.failed();
-          return alone;
+          return cautious;
         }),
         late,
       ]);

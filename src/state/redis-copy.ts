@@ -22,7 +22,7 @@ interface Entry {
 
 export class LocalCopy {
   readonly #maps: Record<HashKind, Map<string, Entry>> = { breakers: new Map(), canary: new Map(), blocks: new Map(), settings: new Map() };
-  /** The local write counter, and its value at each key's last local write. */
+  /** The change counter, and its value at each key's last change (a local write or a value taken from Redis). */
   #seq = 0;
   readonly #touched = new Map<string, number>();
   #lastOrder = 0;
@@ -73,12 +73,21 @@ export class LocalCopy {
   #apply(kind: HashKind, key: string, raw: string | null, asked: number, held: (kind: HashKind, key: string) => boolean, sort: boolean): boolean {
     if (this.#stale(kind, key, asked) || held(kind, key)) return false;
     const map = this.#maps[kind];
-    if (raw === null) return map.delete(key);
+    if (raw === null) return map.delete(key) && this.#applied(kind, key);
     const field = decode(raw);
     const before = map.get(key);
     if (before && before.order === field.o && JSON.stringify(before.value) === JSON.stringify(field.v)) return false;
     map.set(key, { order: field.o, value: field.v });
     if (!before && sort) this.#sort(kind);
+    return this.#applied(kind, key);
+  }
+
+  /**
+   * A value taken from Redis is newer than any read asked before it: a reload whose reply
+   * arrives later (it was sent earlier, or on the other connection's timing) must not undo it.
+   */
+  #applied(kind: HashKind, key: string): true {
+    this.#touched.set(`${kind}\u0000${key}`, ++this.#seq);
     return true;
   }
 

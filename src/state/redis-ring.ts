@@ -24,6 +24,21 @@ export class Ring<T> {
     if (this.#items.length > this.keep) this.#items.splice(0, this.#items.length - this.keep);
   }
 
+  /**
+   * Appends another instance's item unless one of the newest `window` is the same (by JSON).
+   * Its notice can arrive after a reload whose read already held it: the list push and the
+   * notice are separate commands, and a read on another connection can fall between them.
+   * False when it was already there.
+   */
+  pushUnlessRecent(item: T, window = 256): boolean {
+    const json = JSON.stringify(item);
+    for (let i = this.#items.length - 1, seen = 0; i >= 0 && seen < window; i--, seen++) {
+      if (JSON.stringify(this.#items[i]) === json) return false;
+    }
+    this.push(item);
+    return true;
+  }
+
   /** Newest first, as the Store interface wants; `limit` 0 gives none. */
   newest(limit: number, keepIf: (item: T) => boolean = () => true): T[] {
     const out: T[] = [];

@@ -17,6 +17,8 @@ export interface RedisKeys {
   readonly changes: string;
   /** Set once per Redis lifetime: when it changes or vanishes, Redis lost what it held. */
   readonly epoch: string;
+  /** Ids of the newest appends per list, so a replayed append lands once. */
+  ids(list: 'audit' | 'ledger'): string;
 }
 
 export function keys(prefix: string): RedisKeys {
@@ -26,6 +28,7 @@ export function keys(prefix: string): RedisKeys {
     ledger: `${prefix}ledger`,
     changes: `${prefix}changes`,
     epoch: `${prefix}epoch`,
+    ids: (list) => `${prefix}${list}:ids`,
   };
 }
 
@@ -59,7 +62,28 @@ export function parseNotice(raw: string): Notice | null {
   return null;
 }
 
-export type ListOp = { kind: 'audit'; json: string; event: AuditEvent } | { kind: 'ledger'; json: string; entry: LedgerEntry };
+/** An append, with an id unique to it (instance and sequence) so that replaying it is harmless. */
+export type ListOp = { kind: 'audit'; id: string; json: string; event: AuditEvent } | { kind: 'ledger'; id: string; json: string; entry: LedgerEntry };
+
+/**
+ * Appends once per id: a write whose reply was lost (Redis killed after it persisted it) is
+ * replayed from the backlog, and must not land twice. The ids of the newest `keep` appends are
+ * remembered in a sorted set timed by Redis' clock.
+ * KEYS: list, ids. ARGV: json, id, keep, channel ('' for none), notice.
+ */
+export const APPEND_ONCE = `if redis.call('ZSCORE', KEYS[2], ARGV[2]) then return 0 end
+local t = redis.call('TIME')
+redis.call('ZADD', KEYS[2], tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[2])
+redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[3]) + 1))
+redis.call('LPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[3]) - 1)
+if ARGV[4] ~= '' then redis.call('PUBLISH', ARGV[4], ARGV[5]) end
+return 1`;
+
+/** The pipeline method `APPEND_ONCE` is defined as (see RedisLink). */
+export interface AppendOnce {
+  wardenAppend(list: string, ids: string, json: string, id: string, keep: number, channel: string, notice: string): unknown;
+}
 
 /**
  * Writes held while Redis is away. Hash keys are kept as a set, because replaying the current
@@ -113,10 +137,7 @@ export class Backlog {
 /** Adds one append (and, for audit, its notice) to a pipeline; the list is trimmed to `keep`, newest first. */
 export function queueList(pipe: ChainableCommander, k: RedisKeys, keep: number, origin: string, op: ListOp): void {
   const list = op.kind === 'audit' ? k.audit : k.ledger;
-  pipe.lpush(list, op.json).ltrim(list, 0, keep - 1);
   // Ledger entries are one per request and read only by the admin view: not announced.
-  if (op.kind === 'audit') {
-    const notice: Notice = { kind: 'audit', key: op.event.route ?? '', origin, event: op.event };
-    pipe.publish(k.changes, JSON.stringify(notice));
-  }
+  const notice = op.kind === 'audit' ? JSON.stringify({ kind: 'audit', key: op.event.route ?? '', origin, event: op.event } satisfies Notice) : '';
+  (pipe as unknown as AppendOnce).wardenAppend(list, k.ids(op.kind), op.json, op.id, keep, op.kind === 'audit' ? k.changes : '', notice);
 }

@@ -129,12 +129,12 @@ describe('instances as processes', { skip: missing ?? false }, () => {
       await until(async () => (await admin(b, 'GET', '/admin/blocklist')).body.entries.some((e: { id: string }) => e.id === during.body.id), 'B has A\u2019s block');
       await until(async () => (await admin(a, 'GET', '/admin/routes')).body.routes.find((r: { id: string }) => r.id === 'chat-small@direct')?.state === 'shed', 'A has B\u2019s shed');
       const want = ['block_added:chat-main@openrouter/Alpha', 'block_added:chat-main@openrouter/Beta', 'shed_manual:chat-small@direct'];
-      for (const p of [a, b]) {
+      for (const [name, p] of [['A', a], ['B', b]] as const) {
         const seen = await until(async () => {
           const events = (await auditOf(p)).map((e) => `${e.type}:${e.route}`);
           return want.every((w) => events.includes(w)) ? events : null;
         }, 'the audit events of both instances, before and during the outage');
-        for (const w of want) assert.equal(seen.filter((e) => e === w).length, 1, `${w} once, not replayed twice`);
+        for (const w of want) assert.equal(seen.filter((e) => e === w).length, 1, `${w} once on ${name}, not replayed twice: ${JSON.stringify(await auditOf(p))}`);
       }
       assert.ok(a.lines.some((l) => l.includes('Redis store degraded')) && a.lines.some((l) => l.includes('Redis store recovered')), 'the log says so');
     } finally {

@@ -27,7 +27,7 @@ const SCENARIO = {
 };
 const config = (fleet: Fleet) => `
 server: { adminToken: "${TOKEN}" }
-breaker: { failures: 2, cooldown: 10s, probeTimeout: 300ms }
+breaker: { failures: 2, cooldown: 10s, probeTimeout: 2s }
 providers:
   flaky:      { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('Flaky')}" }
   openrouter: { kind: openrouter, baseUrl: "${fleet.openrouterBaseUrl}" }

@@ -6,7 +6,7 @@ import { Ring } from '../../src/state/redis-ring.js';
 import { Backlog, parseNotice, type ListOp } from '../../src/state/redis-wire.js';
 import { OPEN_BREAKER, block, event } from './store.contract.js';
 
-const op = (at: number): ListOp => ({ kind: 'audit', json: JSON.stringify(event(at, 't', null)), event: event(at, 't', null) });
+const op = (at: number): ListOp => ({ kind: 'audit', id: `i:${at}`, json: JSON.stringify(event(at, 't', null)), event: event(at, 't', null) });
 
 test('the backlog coalesces hash keys, keeps appends in order, and drops the oldest past its bound', () => {
   const backlog = new Backlog(3);
@@ -48,7 +48,21 @@ test('the local copy ignores a read that a newer local write overtook, and keeps
   const { changed } = copy.applyAll('blocks', remote, later, never);
   assert.deepEqual(changed.sort(), ['b1', 'b2']);
   assert.deepEqual([...copy.values('blocks').keys()], ['b1', 'b2']);
-  assert.deepEqual(copy.applyAll('blocks', {}, later, (_kind, key) => key === 'b2').changed, ['b1'], 'a held key survives a reload');
+  assert.deepEqual(copy.applyAll('blocks', {}, copy.seq, (_kind, key) => key === 'b2').changed, ['b1'], 'a held key survives a reload');
+
+  // A reload asked before a notice's value was taken must not undo it when its reply comes later.
+  const reloadAsked = copy.seq;
+  assert.equal(copy.applyField('blocks', 'b3', JSON.stringify({ o: 30, v: block('b3') }), copy.seq, never), true);
+  assert.deepEqual(copy.applyAll('blocks', {}, reloadAsked, never).changed, ['b2'], 'the older reload removes b2 but keeps the newer b3');
+  assert.deepEqual([...copy.values('blocks').keys()], ['b3']);
+});
+
+test('a ring takes another instance\'s item once, even when a reload already brought it', () => {
+  const ring = new Ring<{ at: number }>(10);
+  ring.load([JSON.stringify({ at: 2 }), JSON.stringify({ at: 1 })], ring.mark);
+  assert.equal(ring.pushUnlessRecent({ at: 2 }), false);
+  assert.equal(ring.pushUnlessRecent({ at: 3 }), true);
+  assert.deepEqual(ring.items, [{ at: 1 }, { at: 2 }, { at: 3 }]);
 });
 
 test('a ring reload keeps the appends made while it was in flight', () => {
