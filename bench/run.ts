@@ -2,12 +2,14 @@
 // between them, memory one after another), each server in its own pinned process; writes
 // bench/results/latest.{json,md} and prints the table.
 // Exits 0 whatever the verdicts; non-zero only when something broke.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFleet, type Fleet } from './overhead/fleet.js';
 import { writeFixtures } from './overhead/fixtures.js';
+import { freePort } from './overhead/ports.js';
 import { describeMachine } from './overhead/machine.js';
 import { measureAll } from './overhead/measure.js';
 import { parseOptions, USAGE, type BenchOptions } from './overhead/options.js';
@@ -28,7 +30,8 @@ function progress(message: string): void {
 }
 
 async function run(options: BenchOptions, procs: ProcessSet, workDir: string): Promise<void> {
-  const files = writeFixtures(workDir, options.held);
+  const redisUrl = options.targets.includes('warden-redis') ? await startRedis(procs, options, workDir) : null;
+  const files = writeFixtures(workDir, options.held, redisUrl);
   preflight(WARDEN_CLI, files.config, options.targets.includes('warden'));
   if (options.cpuProfileDir) progress(`profiling the proxies into ${options.cpuProfileDir}: they run slower, read the ratios with care`);
   if (LOAD_CORE === PROXY_CORE) progress('only one core: proxy and load share it; absolute numbers mean little');
@@ -36,7 +39,7 @@ async function run(options: BenchOptions, procs: ProcessSet, workDir: string): P
   progress(`logs and fixtures in ${workDir}`);
   const fleet: Fleet = await startFleet(procs, files.scenario, LOAD_CORE);
   progress(`fleet on ${fleet.url}`);
-  const env = { procs, simUrl: fleet.url, simPid: fleet.child.pid, wardenConfig: files.config, proxyCore: PROXY_CORE, cpuProfileDir: options.cpuProfileDir, held: options.held };
+  const env = { procs, simUrl: fleet.url, simPid: fleet.child.pid, wardenConfig: files.config, wardenRedisConfig: files.redisConfig, proxyCore: PROXY_CORE, cpuProfileDir: options.cpuProfileDir, held: options.held };
   const results = await measureAll({ env, fleet, options, loadCore: LOAD_CORE, scriptDir: workDir, progress });
   await procs.stopAll();
 
@@ -49,9 +52,27 @@ async function run(options: BenchOptions, procs: ProcessSet, workDir: string): P
   if (options.cpuProfileDir) printProfiles(options.cpuProfileDir);
 }
 
+/**
+ * A redis-server for the warden-redis target, on the load core with the fleet (as a Redis on
+ * its own host would be, it does not share the proxy's core); null, and the target dropped,
+ * when none is installed.
+ */
+async function startRedis(procs: ProcessSet, options: BenchOptions, workDir: string): Promise<string | null> {
+  if (spawnSync('redis-server', ['--version']).error) {
+    progress('no redis-server: the warden-redis target is left out (apt-get install redis-server)');
+    options.targets = options.targets.filter((t) => t !== 'warden-redis');
+    return null;
+  }
+  const port = await freePort();
+  const redis = procs.start({ name: 'redis', core: LOAD_CORE, command: 'redis-server', args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', workDir] });
+  await procs.waitForLog(redis, /Ready to accept connections/, 15_000);
+  progress(`redis-server on port ${port} for warden-redis`);
+  return `redis://127.0.0.1:${port}`;
+}
+
 /** Where each proxy's CPU went during the load phase: the top self-time functions. */
 function printProfiles(dir: string): void {
-  for (const name of ['minimal', 'warden']) {
+  for (const name of ['minimal', 'warden', 'warden-redis']) {
     const file = join(dir, `${name}-load.cpuprofile`);
     if (!existsSync(file)) {
       progress(`no ${file}: did the ${name} process exit cleanly?`);

@@ -1,19 +1,21 @@
 // Composition root: builds every part of the gateway from a validated config.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CanaryRunner, CanaryScheduler, policyFromConfig } from './canary/index.js';
-import { Catalog, DiscoveryLoop, parseRouteId } from './catalog/index.js';
+import { CanaryRunner, CanaryScheduler, policyFromConfig, type CanaryRunnerOptions } from './canary/index.js';
+import { Catalog, DiscoveryLoop } from './catalog/index.js';
 import { ConfigError, type WardenConfig } from './config/index.js';
 import { systemClock, type Clock } from './clock/index.js';
 import { Blocklist, RouteAdmission, RouteControl } from './health/index.js';
-import { BreakerBoard, ConcurrencyQuota, InFlight, type BreakerPolicy } from './resilience/index.js';
-import { Router } from './routing/index.js';
-import { QualityGate } from './routing/gate.js';
+import { BreakerBoard, ConcurrencyQuota, InFlight } from './resilience/index.js';
+import type { Router } from './routing/index.js';
+import { HotConfig, LiveBreakerPolicies, type ReloadReport } from './hot-config.js';
+import { RoleRuntime } from './roles/index.js';
 import { warmUp as warmUpQuality } from './quality/index.js';
 import { createApp } from './server/index.js';
+import { DashboardData, dashboardAssets, TimelineSampler, type DashboardAssets } from './dashboard/index.js';
 import { coordinationFor, openStore, openStoreAsync, type Store } from './state/index.js';
 import { registerStoreMetrics } from './telemetry/store-metrics.js';
-import { Audit, createLogger, GatewayMetrics, Notifier, type Logger } from './telemetry/index.js';
+import { Audit, createLogger, GatewayMetrics, Notifier, RequestLog, Tracing, type Logger } from './telemetry/index.js';
 import { PoolSet, routeShed } from './upstream/index.js';
 
 export interface GatewayOptions {
@@ -28,7 +30,12 @@ export interface GatewayOptions {
 }
 
 export interface Gateway {
+  /** The YAML config serving now (after hot reloads); the roles that serve are `roles.effective`. */
   readonly config: WardenConfig;
+  /** Runtime role management: the overlay on the YAML's roles, rollouts. */
+  readonly roles: RoleRuntime;
+  /** Reads the config again (SIGHUP, file change): applies what can change at run time, or refuses an invalid one. */
+  reload(load: () => WardenConfig, trigger: string): ReloadReport;
   readonly catalog: Catalog;
   readonly blocklist: Blocklist;
   readonly breakers: BreakerBoard;
@@ -54,11 +61,11 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const now = () => clock.now();
   const store = options.store ?? openStore(config.state, { log });
   const catalog = new Catalog(config);
-  const router = new Router(config, catalog);
   const blocklist = new Blocklist(now);
   config.blocklist.forEach((entry, i) => blocklist.add({ id: `builtin-${i + 1}`, route: entry.route, layer: 'builtin', reason: entry.reason, until: null }));
   const pools = new PoolSet();
   const metrics = new GatewayMetrics({ processMetrics: options.processMetrics });
+  const tracing = new Tracing(config.telemetry?.otlp, log);
   const audit = new Audit(store, log, now);
   const inflight = new InFlight(clock);
   const quotaLimits = new Map(Object.entries(config.providers).flatMap(([name, p]) => (p.maxConcurrency ? [[name, p.maxConcurrency] as const] : [])));
@@ -73,7 +80,8 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     void inflight.drain(route, config.server.drainWindow, routeShed(route, why));
   };
   const coordination = coordinationFor(store);
-  const board = new BreakerBoard((route) => breakerPolicy(config, route), store, clock, (route, t) => {
+  const breakerPolicies = new LiveBreakerPolicies(config);
+  const board = new BreakerBoard(breakerPolicies.policyFor, store, clock, (route, t) => {
     metrics.recordBreakerTransition(route, t.to, t.openMs, t.to === 'closed' && t.from === 'half_open' ? t.probes <= 1 : null);
     audit.record(`breaker_${t.to}`, route, { from: t.from, cause: t.cause, retryAt: t.retryAt }, t.to === 'open' ? 'warn' : 'info');
     if (t.to === 'open' && t.from === 'closed') drain(route, 'breaker opened');
@@ -86,26 +94,50 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const health = new RouteAdmission(blocklist, board, clock);
   const control = new RouteControl(catalog, blocklist, board, store, audit, clock);
   control.restoreFromStore();
+  // Roles: the YAML's with the runtime overlay the Store holds; the router and gates follow them.
+  const roles = new RoleRuntime({ base: config, catalog, store, audit, log, now });
+  roles.start();
+  const router = roles.router;
   // A shared store's notices: what another instance changed is adopted here at once.
   const unsubscribe = store.onChange((kind, key) => {
     if (kind === 'breakers') board.adopt(key);
     else if (kind === 'blocks') control.syncBlock(key);
     else if (kind === 'canary') control.syncQuarantine(key);
+    else if (kind === 'settings') roles.sync(key);
   });
   registerStoreMetrics(metrics.registry, store);
   const notifier = new Notifier({ webhooks: config.notify.webhooks, timeoutMs: config.notify.timeout, retries: config.notify.retries, clock, log });
   audit.notifyWith(notifier);
+  // Kept so a config reload can change the canary's rules in place.
+  const canaryLive: { options: CanaryRunnerOptions | null } = { options: null };
   const canary = config.canary ? createCanary(config.canary) : null;
   const scheduler = canary && options.canarySchedule !== false ? new CanaryScheduler(canary, config.canary!.interval, log, coordination) : null;
 
   function createCanary(c: NonNullable<WardenConfig['canary']>): CanaryRunner {
     const policy = policyFromConfig(c);
-    return new CanaryRunner({ catalog, pools, store, clock, audit, log, notifier, control, policy, watch: c.watch, controls: new Set(c.controls), concurrency: c.concurrency, tokenBudget: c.tokenBudget });
+    canaryLive.options = { catalog, pools, store, clock, audit, log, notifier, control, policy, watch: c.watch, controls: new Set(c.controls), concurrency: c.concurrency, tokenBudget: c.tokenBudget, metrics, tracing };
+    return new CanaryRunner(canaryLive.options);
   }
-  const gates = new Map<string, QualityGate>();
-  for (const [name, role] of Object.entries(config.roles)) if (role.checks.length > 0) gates.set(name, new QualityGate(name, role));
   const discovery = new DiscoveryLoop(catalog, config, pools, log, now);
 
+  // The dashboard reads what /metrics already counts: a timeline sampled from the registry.
+  const readMetrics = () => metrics.registry.getMetricsAsJSON();
+  const timeline = new TimelineSampler({ read: readMetrics, now, everyMs: config.server.dashboardSample, onError: (err) => log.warn({ err }, 'dashboard sample failed') });
+  const dashboard = new DashboardData({
+    control,
+    audit: (limit, filter) => store.audit(limit, filter),
+    sampler: timeline,
+    read: readMetrics,
+    now,
+    tiers: Object.fromEntries(Object.entries(config.roles).map(([name, role]) => [name, role.tier])),
+    canary: config.canary ? { mode: config.canary.mode, watch: config.canary.watch, ladderMs: config.canary.ladder, intervalMs: config.canary.interval } : null,
+  });
+  let pageAssets: DashboardAssets | null = null;
+  try {
+    pageAssets = dashboardAssets();
+  } catch (err) {
+    log.warn({ err }, 'dashboard page files not found; /dashboard answers 503');
+  }
   const server = createApp({
     router,
     pools,
@@ -116,13 +148,19 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     clock,
     inflight,
     quota,
-    gateFor: (role) => gates.get(role) ?? null,
+    tracing,
+    requestLog: new RequestLog(log),
+    gateFor: (role) => roles.gateFor(role),
     admin: {
       adminToken: config.server.adminToken,
+      adminTokens: config.server.adminTokens,
+      roles,
       control,
       store,
       canary: canary && { run: (route) => canary.runRound(route), release: (route, by) => canary.release(route, by) },
+      dashboard,
     },
+    dashboardAssets: pageAssets,
     log,
     bodyLimit: config.server.bodyLimit,
     clientKeys: config.server.clientKeys,
@@ -142,8 +180,14 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     },
   });
 
+  const hot = new HotConfig({ base: config, roles, blocklist, breakers: breakerPolicies, canary: canaryLive.options, audit, log });
+
   return {
-    config,
+    get config() {
+      return hot.base;
+    },
+    roles,
+    reload: (load, trigger) => hot.reload(load, trigger),
     catalog,
     blocklist,
     breakers: board,
@@ -158,6 +202,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
         throw new ConfigError('server', [{ path: 'server.clientKeys', message: `serving on ${host} without client keys would open the gateway to anyone; set server.clientKeys or server.allowAnonymous: true` }]);
       }
       if (Object.values(config.roles).some((r) => r.checks.includes('language'))) warmUpQuality();
+      await tracing.start();
       await discovery.refreshAll();
       discovery.start();
       if (quota && coordination.shared) {
@@ -169,6 +214,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
         heartbeat.unref();
       }
       scheduler?.start();
+      timeline.start();
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
@@ -181,16 +227,18 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
       log.info({ url: `http://${shownHost}:${address.port}`, models: catalog.models.size, roles: Object.keys(config.roles).length }, 'warden listening');
       return `http://${shownHost}:${address.port}`;
     },
-    discover: () => discovery.refreshAll(),
+    discover: () => tracing.start().then(() => discovery.refreshAll()),
     async close() {
       discovery.stop();
       if (heartbeat) clearInterval(heartbeat);
+      timeline.stop();
       unsubscribe();
       board.releaseProbes();
       await scheduler?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pools.close();
+      await tracing.shutdown();
       await store.close();
     },
   };
@@ -204,13 +252,6 @@ export async function openGateway(config: WardenConfig, options: GatewayOptions 
   const log = options.log ?? createLogger();
   const store = options.store ?? (await openStoreAsync(config.state, { log }));
   return createGateway(config, { ...options, store, log });
-}
-
-/** The breaker policy of a route: the config's defaults, overridden by its model's. */
-function breakerPolicy(config: WardenConfig, route: string): BreakerPolicy {
-  const parts = parseRouteId(route);
-  const model = parts ? config.models[parts.model] : undefined;
-  return { ...config.breaker, ...model?.breaker };
 }
 
 function modelList(router: Router) {

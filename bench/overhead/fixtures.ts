@@ -22,8 +22,10 @@ export function heldConnections(held: number): number {
   return Math.max(LOAD_CONNECTIONS, held);
 }
 
-export function wardenConfig(held: number): string {
+/** The bench's gateway config; `state` is the store section (SQLite in the run's folder, or Redis). */
+export function wardenConfig(held: number, state: string): string {
   return `server: { port: 8787 }
+state: ${state}
 providers:
   sim: { kind: openai-compatible, baseUrl: "\${WARDEN_SIM_URL}/p/bench/v1", connections: ${LOAD_CONNECTIONS} }
   simslow: { kind: openai-compatible, baseUrl: "\${WARDEN_SIM_URL}/p/slow/v1", connections: ${heldConnections(held)} }
@@ -49,10 +51,13 @@ function body(model: string, stream: boolean): string {
 export const UPSTREAM_BODIES: Bodies = { plain: body('bench-model', false), stream: body('bench-model', true), held: body('slow-model', true) };
 export const WARDEN_BODIES: Bodies = { plain: body('bench', false), stream: body('bench', true), held: body('held', true) };
 
-export function writeFixtures(dir: string, held: number): { scenario: string; config: string } {
+export function writeFixtures(dir: string, held: number, redisUrl: string | null): { scenario: string; config: string; redisConfig: string | null } {
   const scenario = join(dir, 'scenario.yaml');
   const config = join(dir, 'warden.yaml');
   writeFileSync(scenario, SCENARIO);
-  writeFileSync(config, wardenConfig(held));
-  return { scenario, config };
+  writeFileSync(config, wardenConfig(held, `{ sqlite: "${join(dir, 'warden.db')}" }`));
+  if (redisUrl === null) return { scenario, config, redisConfig: null };
+  const redisConfig = join(dir, 'warden-redis.yaml');
+  writeFileSync(redisConfig, wardenConfig(held, `{ redis: "${redisUrl}" }`));
+  return { scenario, config, redisConfig };
 }

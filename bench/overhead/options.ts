@@ -3,7 +3,9 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-export const TARGETS = ['direct', 'minimal', 'warden'] as const;
+// `warden` runs on its default SQLite store; `warden-redis` is the same gateway on a Redis store,
+// measured to show what sharing state adds per request.
+export const TARGETS = ['direct', 'minimal', 'warden', 'warden-redis'] as const;
 export type TargetName = (typeof TARGETS)[number];
 
 export interface BenchOptions {
@@ -27,7 +29,7 @@ const FULL = { warmup: 3, measure: 10, rounds: 3, streams: 1000, held: 5000 };
 const QUICK = { warmup: 1, measure: 2, rounds: 1, streams: 200, held: 500 };
 
 export const USAGE = `usage: node dist/bench/run.js [--quick] [--warmup S] [--duration S] [--rounds N] [--streams N] [--held N]
-                         [--connections 10,100] [--targets direct,minimal,warden] [--cpu-prof DIR] [--out DIR]
+                         [--connections 10,100] [--targets direct,minimal,warden,warden-redis] [--cpu-prof DIR] [--out DIR]
   env: BENCH_WARMUP, BENCH_DURATION, BENCH_ROUNDS, BENCH_STREAMS, BENCH_HELD, BENCH_CONNECTIONS, BENCH_TARGETS
 `;
 

@@ -54,6 +54,16 @@ export function derive(results: TargetResult[]): Derived {
     checks.push(ratioOfAdded('warden added first-token p50 / minimal\'s', firstTokenAddedMs.warden?.p50, firstTokenAddedMs.minimal?.p50));
     checks.push(check(`warden RSS / minimal RSS with ${warden.held.open} streams`, warden.held.rssWithBytes / minimal.held.rssWithBytes, 'max', 1.3));
   }
+  // Issue 6: what a Redis store adds per request over the SQLite one, at p50.
+  if (warden && by.get('warden-redis')) {
+    for (const a of addedMs['warden-redis'] ?? []) {
+      const base = (addedMs.warden ?? []).find((w) => w.connections === a.connections);
+      if (base) checks.push(check(`warden-redis p50 − warden (SQLite) p50 @${a.connections} conns, ms`, a.p50 - base.p50, 'max', 0.1));
+    }
+    const ft = firstTokenAddedMs['warden-redis'];
+    const ftBase = firstTokenAddedMs.warden;
+    if (ft && ftBase) checks.push(check('warden-redis first-token p50 − warden\'s, ms', ft.p50 - ftBase.p50, 'max', 0.1));
+  }
   return { addedMs, firstTokenAddedMs, checks, info };
 }
 

@@ -18,6 +18,8 @@ export interface Environment {
   simUrl: string;
   simPid: number;
   wardenConfig: string;
+  /** The same config on a Redis store; null when the run has no warden-redis target. */
+  wardenRedisConfig: string | null;
   /** The core the proxy under test runs on, alone. */
   proxyCore: number;
   cpuProfileDir: string | null;
@@ -55,11 +57,13 @@ export async function startTarget(name: TargetName, phase: Phase, env: Environme
     await env.procs.waitForLog(proxy, /minimal proxy on http:\/\/127\.0\.0\.1:\d+/, 15_000);
     return { name, url: `http://127.0.0.1:${port}/v1/chat/completions`, bodies: UPSTREAM_BODIES, proxy, serverPid: proxy.pid };
   }
+  const config = name === 'warden-redis' ? env.wardenRedisConfig : env.wardenConfig;
+  if (config === null) throw new Error('warden-redis needs a Redis: the run did not start one');
   const proxy = env.procs.start({
-    name: `warden-${phase}`,
+    name: `${name}-${phase}`,
     core: env.proxyCore,
     command: process.execPath,
-    args: [...profile, WARDEN_CLI, 'start', '--config', env.wardenConfig, '--port', String(port), '--host', '127.0.0.1'],
+    args: [...profile, WARDEN_CLI, 'start', '--config', config, '--port', String(port), '--host', '127.0.0.1'],
     env: { WARDEN_SIM_URL: env.simUrl, WARDEN_LOG_LEVEL: process.env.WARDEN_LOG_LEVEL ?? 'info' },
   });
   await waitForHealth(`http://127.0.0.1:${port}/healthz`, proxy, 30_000);

@@ -6,7 +6,7 @@ import type { Catalog, Route } from '../catalog/index.js';
 import type { Clock } from '../clock/index.js';
 import type { RouteControl } from '../health/index.js';
 import type { Store } from '../state/index.js';
-import type { Audit, Logger, Notifier } from '../telemetry/index.js';
+import type { Audit, GatewayMetrics, Logger, Notifier, Span, SpanSource, Spans } from '../telemetry/index.js';
 import type { PoolSet } from '../upstream/index.js';
 import { CanaryError } from './errors.js';
 import { judgeProbe } from './judge.js';
@@ -33,6 +33,10 @@ export interface CanaryRunnerOptions {
   concurrency: number;
   tokenBudget: number;
   ladder?: QuarantineLadder;
+  /** Probe results and quarantines on /metrics. */
+  metrics?: GatewayMetrics;
+  /** A span per round and per probe sent, when tracing is on. */
+  tracing?: SpanSource;
 }
 
 export interface RouteReport {
@@ -104,13 +108,15 @@ export class CanaryRunner {
       if (routes.length === 0) throw new CanaryError('unknown_route', `"${only}" is not a route of a watched model (${this.o.watch.join(', ') || 'none watched'})`);
     }
     const budget = { left: this.o.tokenBudget, spent: 0 };
+    const spans = this.o.tracing?.spans;
+    const trace = spans ? { spans, round: spans.round(only) } : null;
     // Each route is decided as soon as its own probes and the controls' are in: one slow
     // route does not hold back the others' verdicts.
     const probing = new Map(routes.map((r) => [r.id, deferred<ProbeResult[]>()]));
     const lanes = pool(routes, this.o.concurrency, async (route) => {
       let results: ProbeResult[] = [];
       try {
-        results = await this.#probeRoute(route, budget);
+        results = await this.#probeRoute(route, budget, trace);
       } catch (e) {
         // A broken probe must not stall the round: the route's round is inconclusive.
         this.o.log.error({ route: route.id, err: e }, 'canary probe failed');
@@ -138,10 +144,12 @@ export class CanaryRunner {
     const { invalidatedKinds, alerts } = await controlsDone;
     const summary = { routes: reports.length, failed: reports.filter((r) => r.round.verdict === 'fail').map((r) => r.route), frozen: reports.filter((r) => r.round.verdict === 'transport').map((r) => r.route), tokensSpent: budget.spent };
     this.o.audit.record('canary_round', null, summary);
+    trace?.spans.endRound(trace.round, summary.routes, summary.failed.length);
     return { at, mode: this.o.policy.mode, routes: reports, invalidated: invalidatedKinds, alerts, tokensSpent: budget.spent };
   }
 
   #decide(route: Route, round: RouteRound, isControl: boolean, at: number): RouteReport {
+    for (const p of round.probes) this.o.metrics?.recordProbeResult(p.kind, p.invalidated ? 'invalidated' : p.verdict);
     const state = this.o.store.getCanaryState(route.id) ?? INITIAL_ROUTE_STATE;
     if (isControl) {
       // Controls are known to filter: they calibrate the probe and are never quarantined by it.
@@ -155,17 +163,20 @@ export class CanaryRunner {
     return { route: route.id, control: false, round, decisions: outcome.decisions };
   }
 
-  async #probeRoute(route: Route, budget: { left: number; spent: number }): Promise<ProbeResult[]> {
+  async #probeRoute(route: Route, budget: { left: number; spent: number }, trace: { spans: Spans; round: Span } | null): Promise<ProbeResult[]> {
     const model = this.o.catalog.get(route.model)!;
     const state = this.o.store.getCanaryState(route.id) ?? INITIAL_ROUTE_STATE;
     const options = { languages: this.o.policy.languages, language: this.#ladder.nextLanguage(state, this.o.policy.languages) };
     const send = async (request: ProbeRequest): Promise<ProbeResult> => {
       if (budget.left <= 0) return { kind: request.kind, language: request.language, verdict: 'inconclusive', reason: 'token_budget_spent', evidence: {} };
+      const span = trace?.spans.probe(trace.round, route.id, request.kind, request.language);
       const exchange = await sendProbe({ model, endpoint: route.endpoint }, request, this.o.pools, this.o.policy.firstTokenLimitMs);
       const tokens = estimateTokens(exchange.text);
       budget.left -= tokens;
       budget.spent += tokens;
-      return judgeProbe(request, exchange, this.o.policy);
+      const result = judgeProbe(request, exchange, this.o.policy);
+      if (span) trace!.spans.endProbe(span, result.verdict, result.reason, exchange.firstTokenMs);
+      return result;
     };
     const results: ProbeResult[] = [];
     for (const request of probeRequests(options)) {
@@ -187,6 +198,8 @@ export class CanaryRunner {
       switch (d.type) {
         case 'quarantine':
           this.o.control?.setQuarantine(route, d.until, d.reasons);
+          // Counted under the first failing probe of the deciding round, so the sum is the number of quarantines.
+          this.o.metrics?.recordQuarantine(d.reasons[0] ?? 'unknown');
           this.#notify('quarantine', route, `${route} quarantined until ${new Date(d.until).toISOString()} (step ${d.step + 1}): ${d.reasons.join('; ')}`, detail);
           break;
         case 'would_quarantine':

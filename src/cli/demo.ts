@@ -20,6 +20,7 @@ export async function runDemo(port = 8787): Promise<number> {
   process.stdout.write(`Warden demo
   gateway:          ${url}/v1   (OpenAI-compatible; no key needed on 127.0.0.1)
   metrics:          ${url}/metrics
+  dashboard:        ${url}/dashboard   (admin token: ${token})
   admin API:        ${url}/admin/routes   (Authorization: Bearer ${token})
   canary:           every ${Math.round((config.canary?.interval ?? 0) / 1000)} s over ${config.canary?.watch.join(', ')}; run a round now:
                     curl -s -X POST ${url}/admin/canary/run -H 'authorization: Bearer ${token}'

@@ -1,4 +1,4 @@
-import { isConfigError, loadConfig } from '../config/index.js';
+import { isConfigError, loadConfig, watchConfig } from '../config/index.js';
 import { openGateway } from '../gateway.js';
 import { closeOnSignal, KEEP_RUNNING } from './lifecycle.js';
 
@@ -12,7 +12,13 @@ export async function runStart(file: string, port?: number, host?: string): Prom
     return 1;
   }
   const gateway = await openGateway(config);
+  // SIGHUP or a saved change to the file reloads it; an invalid file is refused (audited) and the
+  // running config stays. Set up before listening: an unhandled SIGHUP would end the process.
+  const watch = watchConfig({ file, reload: (trigger) => void gateway.reload(() => loadConfig(file), trigger) });
   await gateway.listen(port, host);
-  closeOnSignal(() => gateway.close());
+  closeOnSignal(() => {
+    watch.close();
+    return gateway.close();
+  });
   return KEEP_RUNNING;
 }

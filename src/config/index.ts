@@ -1,4 +1,4 @@
-export { loadConfig, parseConfig } from './load.js';
+export { loadConfig, parseConfig, validateConfig } from './load.js';
 export { ConfigError, isConfigError, formatIssue, type ConfigIssue } from './errors.js';
 export { Secret } from './secret.js';
 export { parseDuration } from './duration.js';
@@ -16,5 +16,8 @@ export {
   type CanaryConfig,
   type NotifyConfig,
   type ThinkingMode,
+  type RolloutConfig,
   STRUCTURED_ROLE_NAMES,
 } from './schema.js';
+export { changedSections, reloadable, HOT_SECTIONS, RESTART_SECTIONS, type Section, type SectionChanges } from './sections.js';
+export { watchConfig, type ConfigWatch, type ConfigWatchOptions, type ReloadTrigger } from './reload.js';

@@ -2,6 +2,7 @@
 // problem at once with its path and line.
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import type { z } from 'zod';
 import { interpolate, type Environment } from './env.js';
 import { ConfigError, formatPath, type ConfigIssue } from './errors.js';
 import { configSchema, type WardenConfig } from './schema.js';
@@ -28,15 +29,28 @@ export function parseConfig(text: string, source = '(config)', env: Environment 
   const issues: ConfigIssue[] = [];
   const raw = interpolate(doc.toJS() ?? {}, env, issues);
   const result = configSchema.safeParse(raw);
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
-      const message = issue.code === 'unrecognized_keys' ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` : tidy(issue.message);
-      issues.push({ path: formatPath(path as (string | number)[]), segments: path as (string | number)[], message });
-    }
-  }
+  if (!result.success) issues.push(...configIssues(result.error));
   if (issues.length > 0) throw new ConfigError(source, issues.map((i) => withLine(i, doc, lines)));
   return result.data!;
+}
+
+/**
+ * Validates a config object (not text): a parsed config with some sections replaced, as the
+ * runtime role overlay builds it. The same schema, cross-checks and path-named issues.
+ */
+export function validateConfig(input: unknown, source: string): WardenConfig {
+  const result = configSchema.safeParse(input);
+  if (!result.success) throw new ConfigError(source, configIssues(result.error));
+  return result.data;
+}
+
+/** zod's issues as config issues: a path into the file and what was expected there. */
+function configIssues(error: z.ZodError): ConfigIssue[] {
+  return error.issues.map((issue) => {
+    const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+    const message = issue.code === 'unrecognized_keys' ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` : tidy(issue.message);
+    return { path: formatPath(path as (string | number)[]), segments: path as (string | number)[], message };
+  });
 }
 
 /** zod's messages start with "Invalid input: "; the path already says where, so keep what was expected. */

@@ -17,7 +17,9 @@ const duration = z
     return ms;
   });
 
-const secret = z.string().transform((value) => new Secret(value));
+// A Secret is accepted as it is, so a parsed config can be parsed again (the effective config
+// of runtime role changes is the parsed base with new roles, validated by this same schema).
+const secret = z.preprocess((value) => (value instanceof Secret ? value.reveal() : value), z.string()).transform((value) => new Secret(value));
 const name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a name of letters, digits, ".", "_" or "-"');
 
 export const TIERS = ['strict', 'degrade', 'default'] as const;
@@ -84,6 +86,40 @@ const model = z.strictObject({
 /** Roles that pre-process or must be parsed: reasoning text would corrupt their result. */
 export const STRUCTURED_ROLE_NAMES = ['intent', 'extraction', 'retrieval-rewrite', 'retrieval_rewrite', 'rewrite', 'classification', 'judge'] as const;
 
+/**
+ * A gradual rollout: the role's primary traffic split between models, sticky per caller key.
+ * Either `candidate` + `weight` (percent to the candidate, the rest to models[0]) or `weights`
+ * (each model's relative share); `auto` advances or rolls back on the figures by itself.
+ */
+const rollout = z
+  .strictObject({
+    candidate: name.optional(),
+    weight: z.number().min(0).max(100).optional(),
+    weights: z.record(name, z.number().min(0)).optional(),
+    auto: z
+      .strictObject({
+        /** Candidate requests at a step before the rule decides. */
+        after: z.number().int().min(1).default(200),
+        /** How far above the incumbent's fallback and quality-failure rates the candidate's may be. */
+        bound: z.number().min(0).max(1).default(0.05),
+        /** The weights the candidate advances through; reaching 100 promotes it. */
+        steps: z.array(z.number().gt(0).max(100)).min(1).default([10, 25, 50, 100]),
+      })
+      .optional(),
+  })
+  .superRefine((r, ctx) => {
+    const candidateForm = r.candidate !== undefined || r.weight !== undefined;
+    if (candidateForm && r.weights !== undefined) ctx.addIssue({ code: 'custom', path: ['weights'], message: 'expected either candidate with weight, or weights, not both' });
+    else if (!candidateForm && r.weights === undefined) ctx.addIssue({ code: 'custom', path: [], message: 'expected candidate with weight (percent), or weights' });
+    if (candidateForm && r.candidate === undefined) ctx.addIssue({ code: 'custom', path: ['candidate'], message: 'expected the model that takes the weight' });
+    if (candidateForm && r.weight === undefined) ctx.addIssue({ code: 'custom', path: ['weight'], message: 'expected the candidate\u2019s share in percent, 0 to 100' });
+    if (r.weights && !Object.values(r.weights).some((w) => w > 0)) ctx.addIssue({ code: 'custom', path: ['weights'], message: 'expected at least one weight above 0' });
+    if (r.auto && !candidateForm) ctx.addIssue({ code: 'custom', path: ['auto'], message: 'automatic rules need the candidate form (candidate + weight)' });
+    r.auto?.steps.forEach((step, i, steps) => {
+      if (i > 0 && step <= steps[i - 1]!) ctx.addIssue({ code: 'custom', path: ['auto', 'steps', i], message: 'expected increasing percentages' });
+    });
+  });
+
 const role = z.strictObject({
   tier: z.enum(TIERS).default('degrade'),
   models: z.array(name).min(1, 'expected at least one model'),
@@ -118,6 +154,7 @@ const role = z.strictObject({
       thinking: z.enum(['on', 'off', 'auto']).default('on'),
     })
     .optional(),
+  rollout: rollout.optional(),
 });
 
 const server = z.strictObject({
@@ -125,11 +162,15 @@ const server = z.strictObject({
   port: z.number().int().min(0).max(65535).default(8787),
   clientKeys: z.array(secret).default([]),
   adminToken: secret.optional(),
+  /** Named admin tokens: the name is who the audit log says acted (`adminToken` is named "admin"). */
+  adminTokens: z.array(z.strictObject({ name, token: secret })).default([]),
   bodyLimit: z.number().int().min(1024).default(4 * 1024 * 1024),
   /** Serving without client keys on a non-loopback address must be asked for explicitly. */
   allowAnonymous: z.boolean().default(false),
   /** When a route leaves service, how long its in-flight requests may still finish before being aborted. */
   drainWindow: duration.default(2_000),
+  /** How often the dashboard reads /metrics into its time series (it keeps the last 360 points). */
+  dashboardSample: duration.default(5_000),
 });
 
 const state = z.union([
@@ -174,6 +215,18 @@ const notify = z.strictObject({
 
 const blockEntry = z.strictObject({ route: z.string().min(1), reason: z.string().min(1) });
 
+const telemetry = z.strictObject({
+  /** OTLP/HTTP (JSON) trace export; without it no tracer exists and requests pay nothing for tracing. */
+  otlp: z
+    .strictObject({
+      endpoint: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as http://collector:4318/v1/traces' }),
+      /** Sent with every export (a collector's API key, say): secrets, never logged. */
+      headers: z.record(z.string(), secret).default({}),
+      serviceName: z.string().min(1).default('warden'),
+    })
+    .optional(),
+});
+
 export const configSchema = z
   .strictObject({
     server: server.default(server.parse({})),
@@ -187,6 +240,7 @@ export const configSchema = z
     canary: canary.optional(),
     notify: notify.default({ webhooks: [], timeout: 5_000, retries: 3 }),
     blocklist: z.array(blockEntry).default([]),
+    telemetry: telemetry.optional(),
   })
   .superRefine((config, ctx) => {
     for (const [modelName, m] of Object.entries(config.models)) {
@@ -210,10 +264,16 @@ export const configSchema = z
       if (r.checks.includes('schema') && !r.schema) {
         ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'schema'], message: 'the schema check needs a JSON Schema here' });
       }
+      if (r.rollout) checkRollout(config, roleName, r, ctx);
       if (r.tier === 'default' && !r.default) {
         ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'default'], message: 'tier "default" needs a default answer, e.g. default: { content: "..." }' });
       }
     }
+    const tokenNames = new Set<string>(config.server.adminToken ? ['admin'] : []);
+    config.server.adminTokens.forEach((t, i) => {
+      if (tokenNames.has(t.name)) ctx.addIssue({ code: 'custom', path: ['server', 'adminTokens', i, 'name'], message: `"${t.name}" is already taken${t.name === 'admin' ? ' by server.adminToken' : ''}; the audit log must tell admins apart` });
+      tokenNames.add(t.name);
+    });
     config.blocklist.forEach((entry, i) => {
       const parts = parseRouteId(entry.route);
       if (!parts) ctx.addIssue({ code: 'custom', path: ['blocklist', i, 'route'], message: `expected a route id like model@provider or model@provider/Endpoint, got "${entry.route}"` });
@@ -224,6 +284,19 @@ export const configSchema = z
     });
   });
 
+function checkRollout(config: { models: Record<string, unknown> }, roleName: string, r: z.output<typeof role>, ctx: z.RefinementCtx): void {
+  const at = (...rest: (string | number)[]) => ['roles', roleName, 'rollout', ...rest];
+  const known = Object.keys(config.models);
+  const { candidate, weights } = r.rollout!;
+  if (candidate !== undefined) {
+    if (!config.models[candidate]) ctx.addIssue({ code: 'custom', path: at('candidate'), message: `unknown model "${candidate}"${suggest(candidate, known)}` });
+    else if (candidate === r.models[0]) ctx.addIssue({ code: 'custom', path: at('candidate'), message: `"${candidate}" is already the role's primary model` });
+  }
+  for (const m of Object.keys(weights ?? {})) {
+    if (!config.models[m]) ctx.addIssue({ code: 'custom', path: at('weights', m), message: `unknown model "${m}"${suggest(m, known)}` });
+  }
+}
+
 export type WardenConfig = z.output<typeof configSchema>;
 export type ProviderConfig = WardenConfig['providers'][string];
 export type ModelConfig = WardenConfig['models'][string];
@@ -233,6 +306,7 @@ export type BreakerConfig = z.output<typeof breaker>;
 export type CanaryConfig = z.output<typeof canary>;
 export type NotifyConfig = z.output<typeof notify>;
 export type ThinkingMode = RoleConfig['thinking'];
+export type RolloutConfig = NonNullable<RoleConfig['rollout']>;
 
 /** ` (did you mean "chat-small"?)` when a known name is one or two edits away. */
 function suggest(wrong: string, known: string[]): string {

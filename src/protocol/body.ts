@@ -1,7 +1,7 @@
 // Reads a request body up to a size limit: a declared length over the limit is refused
 // before reading, a chunked body as soon as it crosses the limit.
 import type { IncomingMessage } from 'node:http';
-import { bodyTooLarge, GatewayError } from './errors.js';
+import { bodyTooLarge, GatewayError, invalidJson, invalidRequest } from './errors.js';
 
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -27,4 +27,16 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     // A body cut off by the client ends in 'error' (ECONNRESET) or never ends; the response's
     // close handler has nothing to answer then.
   });
+}
+
+/** A body that must be one JSON object (a chat request, an admin call). */
+export function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    throw invalidJson((e as Error).message);
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('request body must be a JSON object');
+  return body as Record<string, unknown>;
 }

@@ -4,9 +4,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseDuration, type Secret } from '../config/index.js';
 import { RouteControlError, type RouteControl } from '../health/index.js';
-import { readBody } from '../protocol/body.js';
-import { GatewayError, invalidJson, invalidRequest, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
+import { GatewayError, invalidRequest, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
+import type { RoleRuntime } from '../roles/index.js';
 import type { Store } from '../state/index.js';
+import type { AuditQuery } from '../dashboard/index.js';
+import { jsonBody, requireString } from './admin-body.js';
+import { handleRoleAdmin, isRoleAdminPath } from './admin-roles.js';
 import { sendJson } from './respond.js';
 
 export interface CanaryControl {
@@ -18,27 +21,46 @@ export interface CanaryControl {
 
 export interface AdminDeps {
   adminToken: Secret | undefined;
+  /** Named tokens: the name is who the audit log says acted. */
+  adminTokens?: ReadonlyArray<{ name: string; token: Secret }>;
+  /** Runtime role management (/admin/roles, /admin/config/effective); absent, those paths are 404. */
+  roles?: RoleRuntime | null;
   control: RouteControl;
   store: Store;
   canary: CanaryControl | null;
+  /** The dashboard's one-call snapshot (GET /admin/dashboard); absent, that path is 404. */
+  dashboard?: { snapshot(query: AuditQuery): Promise<unknown> } | null;
 }
 
-const ADMIN = 'admin';
-
 export async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, deps: AdminDeps): Promise<void> {
-  if (!deps.adminToken || deps.adminToken.isEmpty) throw new GatewayError(403, 'admin_disabled', 'permission_error', 'The admin API is off: set server.adminToken (from an environment variable) to use it');
+  const tokens = adminTokens(deps);
+  if (tokens.length === 0) throw new GatewayError(403, 'admin_disabled', 'permission_error', 'The admin API is off: set server.adminToken or server.adminTokens (from environment variables) to use it');
   const header = req.headers.authorization;
   const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
-  if (!deps.adminToken.equals(token)) throw unauthorized(header ? 'Incorrect admin token' : 'Missing admin token: send "Authorization: Bearer <adminToken>"');
+  // Every token is compared (each in constant time), so the time taken does not say which one nearly matched.
+  let who: string | null = null;
+  for (const t of tokens) if (t.token.equals(token) && who === null) who = t.name;
+  if (who === null) throw unauthorized(header ? 'Incorrect admin token' : 'Missing admin token: send "Authorization: Bearer <adminToken>"');
   try {
-    await route(req, res, path, query, deps);
+    if (isRoleAdminPath(path)) {
+      if (!deps.roles) throw notFound(path);
+      return await handleRoleAdmin(req, res, path, query, who, deps.roles);
+    }
+    await route(req, res, path, query, who, deps);
   } catch (e) {
     if (e instanceof RouteControlError) throw new GatewayError(e.code === 'invalid_ttl' ? 400 : 404, e.code, e.code === 'invalid_ttl' ? 'invalid_request_error' : 'not_found_error', e.message);
     throw e;
   }
 }
 
-async function route(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, deps: AdminDeps): Promise<void> {
+/** The single `adminToken` is named "admin"; named tokens follow. */
+function adminTokens(deps: AdminDeps): Array<{ name: string; token: Secret }> {
+  const tokens = deps.adminToken && !deps.adminToken.isEmpty ? [{ name: 'admin', token: deps.adminToken }] : [];
+  for (const t of deps.adminTokens ?? []) if (!t.token.isEmpty) tokens.push(t);
+  return tokens;
+}
+
+async function route(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, who: string, deps: AdminDeps): Promise<void> {
   const method = req.method ?? 'GET';
   const { control } = deps;
   if (path === '/admin/routes') {
@@ -52,6 +74,11 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
     const filter = { route: query.get('route') ?? undefined, type: query.get('type') ?? undefined, since: since ? Number(since) : undefined };
     return sendJson(res, 200, { events: deps.store.audit(limit, filter) });
   }
+  if (path === '/admin/dashboard') {
+    if (method !== 'GET') throw methodNotAllowed(method, path);
+    if (!deps.dashboard) throw new GatewayError(404, 'dashboard_unavailable', 'not_found_error', 'This gateway has no dashboard data');
+    return sendJson(res, 200, await deps.dashboard.snapshot(auditQuery(query)));
+  }
   if (path === '/admin/ledger') {
     if (method !== 'GET') throw methodNotAllowed(method, path);
     return sendJson(res, 200, { entries: deps.store.ledger(clampInt(query.get('limit'), 100, 1, 10_000)) });
@@ -64,11 +91,11 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
     const reason = requireString(body, 'reason');
     const ttl = body.ttl === undefined || body.ttl === null ? null : parseDuration(body.ttl as string | number);
     if (ttl === null && body.ttl !== undefined && body.ttl !== null) throw invalidRequest('"ttl" must be a duration such as 30m, 2h or 1d', 'ttl');
-    return sendJson(res, 201, control.addBlock(routeId, reason, ttl, ADMIN));
+    return sendJson(res, 201, control.addBlock(routeId, reason, ttl, who));
   }
   if (path.startsWith('/admin/blocklist/')) {
     if (method !== 'DELETE') throw methodNotAllowed(method, path);
-    return sendJson(res, 200, { removed: control.removeBlock(decodeURIComponent(path.slice('/admin/blocklist/'.length)), ADMIN) });
+    return sendJson(res, 200, { removed: control.removeBlock(decodeURIComponent(path.slice('/admin/blocklist/'.length)), who) });
   }
   if (path === '/admin/canary/run') {
     if (method !== 'POST') throw methodNotAllowed(method, path);
@@ -83,11 +110,11 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
     const routeId = decodeURIComponent(action[1]!);
     const body = await jsonBody(req, true);
     const reason = typeof body.reason === 'string' && body.reason ? body.reason : `manual ${action[2]}`;
-    if (action[2] === 'shed') control.shed(routeId, reason, ADMIN);
-    else if (action[2] === 'restore') control.restore(routeId, reason, ADMIN);
+    if (action[2] === 'shed') control.shed(routeId, reason, who);
+    else if (action[2] === 'restore') control.restore(routeId, reason, who);
     else {
-      control.clearManual(routeId, ADMIN);
-      deps.canary?.release(routeId, ADMIN);
+      control.clearManual(routeId, who);
+      deps.canary?.release(routeId, who);
     }
     const view = control.views().find((v) => v.id === routeId);
     return sendJson(res, 200, { route: view ?? { id: routeId } });
@@ -95,23 +122,15 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
   throw notFound(path);
 }
 
-async function jsonBody(req: IncomingMessage, optional = false): Promise<Record<string, unknown>> {
-  const raw = await readBody(req, 64 * 1024);
-  if (raw.length === 0 && optional) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch (e) {
-    throw invalidJson((e as Error).message);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidRequest('request body must be a JSON object');
-  return parsed as Record<string, unknown>;
-}
-
-function requireString(body: Record<string, unknown>, field: string): string {
-  const value = body[field];
-  if (typeof value !== 'string' || value.trim() === '') throw invalidRequest(`"${field}" is required and must be a non-empty string`, field);
-  return value;
+/** The audit filter of the dashboard's poll: `route`, `type`, `since` (epoch ms) and `limit`, as /admin/audit reads them. */
+function auditQuery(query: URLSearchParams): AuditQuery {
+  const since = Number(query.get('since') ?? '');
+  return {
+    route: query.get('route') || undefined,
+    type: query.get('type') || undefined,
+    since: query.get('since') && Number.isFinite(since) ? since : undefined,
+    limit: clampInt(query.get('limit'), 50, 1, 1_000),
+  };
 }
 
 function clampInt(text: string | null, fallback: number, min: number, max: number): number {

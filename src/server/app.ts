@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Secret } from '../config/index.js';
+import { PAGE_HEADERS, type DashboardAssets } from '../dashboard/index.js';
 import { GatewayError, isGatewayError, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
 import { handleAdmin, type AdminDeps } from './admin.js';
 import { handleChat, type ChatDeps } from './chat.js';
@@ -14,6 +15,8 @@ export interface AppDeps extends ChatDeps {
   /** Body of GET /v1/models, prepared at start. */
   modelList: () => unknown;
   readiness: () => { ready: boolean; checks: Array<{ name: string; ok: boolean; detail?: string }> };
+  /** The dashboard's page files; null when they could not be read (the page answers 503). */
+  dashboardAssets?: DashboardAssets | null;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -23,7 +26,7 @@ export function createApp(deps: AppDeps): Server {
     const startedAt = performance.now();
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
-    route(req, res, requestId, startedAt, deps).catch((e: unknown) => fail(res, e, requestId, deps));
+    route(req, res, requestId, startedAt, deps).catch((e: unknown) => fail(req, res, e, requestId, startedAt, deps));
   });
   server.keepAliveTimeout = 65_000;
   return server;
@@ -31,7 +34,9 @@ export function createApp(deps: AppDeps): Server {
 
 async function route(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: AppDeps): Promise<void> {
   const url = req.url ?? '/';
-  const path = url.indexOf('?') === -1 ? url : url.slice(0, url.indexOf('?'));
+  const path = pathOf(url);
+  // Chat answers carry the id among their own headers; every other answer gets it here.
+  if (!isChatPath(path)) res.setHeader('x-request-id', requestId);
   switch (path) {
     case '/v1/chat/completions':
     case '/chat/completions':
@@ -51,9 +56,24 @@ async function route(req: IncomingMessage, res: ServerResponse, requestId: strin
     case '/metrics':
       return sendRaw(res, 200, await deps.metrics.text(), { 'content-type': deps.metrics.contentType });
     default:
+      if (path === '/dashboard' || path.startsWith('/dashboard/')) return serveDashboard(req, res, path, deps.dashboardAssets ?? null);
       if (path.startsWith('/admin/')) return handleAdmin(req, res, path, new URLSearchParams(url.slice(path.length + 1)), deps.admin);
       throw notFound(path);
   }
+}
+
+/** The dashboard's page files. They need no token: the page asks for the admin token and sends it to /admin itself. */
+function serveDashboard(req: IncomingMessage, res: ServerResponse, path: string, assets: DashboardAssets | null): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method ?? '', path);
+  if (path === '/dashboard/') {
+    // Relative, so the page also works behind a reverse proxy that mounts Warden under a prefix.
+    res.writeHead(308, { location: '../dashboard', 'content-length': 0 });
+    return void res.end();
+  }
+  if (!assets) throw new GatewayError(503, 'dashboard_unavailable', 'service_unavailable', 'The dashboard page files were not found; see the gateway log');
+  const asset = assets.get(path);
+  if (!asset) throw notFound(path);
+  sendRaw(res, 200, asset.body, { 'content-type': asset.contentType, ...PAGE_HEADERS });
 }
 
 function authorize(req: IncomingMessage, keys: readonly Secret[]): void {
@@ -64,10 +84,18 @@ function authorize(req: IncomingMessage, keys: readonly Secret[]): void {
   if (!keys.some((k) => k.equals(token))) throw unauthorized('Incorrect API key provided');
 }
 
-function fail(res: ServerResponse, e: unknown, requestId: string, deps: AppDeps): void {
+const pathOf = (url: string) => (url.indexOf('?') === -1 ? url : url.slice(0, url.indexOf('?')));
+const isChatPath = (path: string) => path === '/v1/chat/completions' || path === '/chat/completions';
+
+function fail(req: IncomingMessage, res: ServerResponse, e: unknown, requestId: string, startedAt: number, deps: AppDeps): void {
   const error = isGatewayError(e) ? e : new GatewayError(500, 'internal_error', 'api_error', 'Warden failed to handle this request; see the gateway log');
   if (!isGatewayError(e)) deps.log.error({ requestId, err: e }, 'unhandled error');
   deps.metrics.recordRejected(error.code);
+  // A chat request refused before its execution (auth, body, unknown model) still gets its line.
+  if (isChatPath(pathOf(req.url ?? '/'))) {
+    const status = res.headersSent ? res.statusCode : error.status;
+    deps.requestLog.write({ requestId, role: null, route: null, attempts: 0, outcome: error.code, status, latencyMs: Math.round(performance.now() - startedAt) });
+  }
   if (res.headersSent) {
     res.destroy();
     return;

@@ -2,7 +2,9 @@
 // Only `streamed` has already reached the client; everything else can still fall back.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ChatCompletion, Usage } from '../protocol/types.js';
+import { classifyStatus } from '../resilience/index.js';
 import type { GateResult } from '../routing/gate.js';
+import type { ErrorClass } from '../telemetry/index.js';
 import type { UpstreamFailure } from '../upstream/index.js';
 
 export type AttemptResult =
@@ -22,3 +24,21 @@ export type AttemptResult =
       usage: Usage | null;
       sawErrorFinish: boolean;
     };
+
+/** How an attempt ended for `warden_upstream_attempts_total`, before the quality gate has its say. */
+export function errorClassOf(result: AttemptResult): ErrorClass {
+  switch (result.kind) {
+    case 'status': {
+      const outcome = classifyStatus(result.status);
+      return outcome === 'transport' ? 'upstream_status' : outcome === 'ok' ? 'none' : outcome;
+    }
+    case 'failure':
+      return result.failure.kind;
+    case 'rejected':
+      return 'quality';
+    case 'streamed':
+      return result.failure?.kind ?? 'none';
+    case 'answer':
+      return 'none';
+  }
+}

@@ -27,7 +27,9 @@ function userLanguage(body: ChatRequest, checks: readonly string[] | undefined):
 export async function handleChat(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: ChatDeps): Promise<void> {
   const raw = await readBody(req, deps.bodyLimit);
   const body = parseChatRequest(raw);
-  const plan = deps.router.resolve(body.model);
+  // A caller's key (a user, a conversation) keeps it on one arm of a role's rollout.
+  const sticky = req.headers['x-warden-sticky'];
+  const plan = deps.router.resolve(body.model, typeof sticky === 'string' ? sticky : undefined);
   if (!plan) throw modelNotFound(body.model);
   const role = plan.role;
   const header = req.headers['x-warden-language'];

@@ -10,9 +10,9 @@ import type { ChatRequest, Usage } from '../protocol/types.js';
 import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
 import type { QualityGate } from '../routing/gate.js';
-import type { Audit, GatewayMetrics, Logger, Outcome } from '../telemetry/index.js';
+import type { Audit, ErrorClass, GatewayMetrics, Logger, Outcome, RequestLog, Span, SpanSource, Spans } from '../telemetry/index.js';
 import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
-import type { AttemptResult } from './attempt-result.js';
+import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
 import { StreamRelay } from './relay-stream.js';
 import { sendError, sendRaw } from './respond.js';
@@ -30,6 +30,9 @@ export interface ExecutionDeps {
   inflight: InFlight;
   /** Per-provider concurrency quotas; null when no provider has one. */
   quota: ConcurrencyQuota | null;
+  /** Trace spans, when an OTLP endpoint is configured; `spans` is null otherwise. */
+  tracing: SpanSource;
+  requestLog: RequestLog;
   gateFor(role: string): QualityGate | null;
 }
 
@@ -64,6 +67,15 @@ export class ChatExecution {
   #planner: AttemptPlanner;
   #gate: QualityGate | null;
   #original: ChatRequest;
+  #spans: Spans | null;
+  /** The request's span and its open attempt's; null without tracing. */
+  #span: Span | null;
+  #attemptSpan: Span | null = null;
+  /** How the open attempt ended, as far as known; null when no attempt is open. */
+  #attemptClass: ErrorClass | null = null;
+  /** For a rollout arm's figures (plan.observer): what the request cost, answers the gate failed. */
+  #costUsd = 0;
+  #qualityFailures = 0;
 
   constructor(
     private readonly d: ExecutionDeps,
@@ -72,6 +84,8 @@ export class ChatExecution {
     const role = r.plan.role;
     this.#gate = role ? d.gateFor(role.name) : null;
     this.#original = r.body;
+    this.#spans = d.tracing.spans;
+    this.#span = this.#spans?.request(r.plan.label, r.requestId, r.startedAt, r.stream) ?? null;
     this.#planner = new AttemptPlanner(r.plan, d.health, {
       maxFallbacks: role && r.plan.pinnedEndpoint === null ? role.config.maxFallbacks : 0,
       strict: role?.config.tier === 'strict',
@@ -112,14 +126,17 @@ export class ChatExecution {
         } catch {
           break;
         }
+        this.#endAttempt(choice.routeId, 'rate_limited');
         result = await this.#attempt(choice);
       }
       if (this.#clientGone) {
+        this.#endAttempt(choice.routeId, 'aborted');
         this.#finish(choice.routeId, 'client_aborted');
         return;
       }
       const failed = this.#settle(choice, result);
       if (!failed) return;
+      this.#endAttempt(this.#servedRoute(choice, failed.servedEndpoint));
       this.#failures.push(failed);
       last = failed;
     }
@@ -127,6 +144,11 @@ export class ChatExecution {
 
   #attempt(choice: AttemptChoice): Promise<AttemptResult> {
     const { model } = choice;
+    this.#attemptClass = 'none';
+    if (this.#spans) {
+      const last = this.#failures.at(-1);
+      this.#attemptSpan = this.#spans.attempt(this.#span!, this.#planner.attempts, choice.routeId, model.name, choice.why, last ? `${last.outcome}:${last.reason}` : null);
+    }
     // When the model name is the only change, the client's own bytes go out (see splice.ts).
     const onlyModel = choice.thinking === 'auto' && choice.pinnedEndpoint === null && choice.ignoredEndpoints.length === 0;
     let payload: string | Buffer | null = onlyModel ? spliceModel(this.r.raw, this.#original.model, model.upstreamModel) : null;
@@ -198,6 +220,7 @@ export class ChatExecution {
     const served = result.servedEndpoint;
     const route = this.#servedRoute(choice, served);
     const probe = route === choice.routeId && choice.probe;
+    this.#attemptClass = errorClassOf(result);
     switch (result.kind) {
       case 'status': {
         const outcome = classifyStatus(result.status);
@@ -229,7 +252,7 @@ export class ChatExecution {
         }
         this.#recordUsage(choice, result.usage);
         sendRaw(this.r.res, 200, body, this.#headers(route, 'application/json'));
-        return this.#answered(route);
+        return this.#answered(choice, route);
       }
       case 'rejected':
         this.d.board.success(route, probe);
@@ -245,11 +268,11 @@ export class ChatExecution {
         }
         this.#recordUsage(choice, result.usage);
         if (failure !== null) {
-          this.#ledger(route, 'failed_after_commit');
+          this.#ledger(route, 'failed_after_commit', choice.model.name);
           if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, 'failed');
           return this.#finish(route, outcomeForFailure(failure) === 'timeout' ? 'timeout' : 'stream_error');
         }
-        return this.#answered(route, result.sawErrorFinish ? 'stream_error' : 'ok');
+        return this.#answered(choice, route, result.sawErrorFinish ? 'stream_error' : 'ok');
       }
     }
   }
@@ -259,9 +282,9 @@ export class ChatExecution {
     return { choice, outcome: 'quality', reason: failed.reason, servedEndpoint: served };
   }
 
-  #answered(route: string, outcome: Outcome = 'ok'): null {
+  #answered(choice: AttemptChoice, route: string, outcome: Outcome = 'ok'): null {
     if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, this.#failures.length === 0 ? 'primary' : 'fallback');
-    if (this.#failures.length > 0 || this.r.escalation?.escalate) this.#ledger(route, this.#failures.length > 0 ? 'fallback' : 'escalated');
+    if (this.#failures.length > 0 || this.r.escalation?.escalate) this.#ledger(route, this.#failures.length > 0 ? 'fallback' : 'escalated', choice.model.name);
     return this.#finish(route, outcome);
   }
 
@@ -306,6 +329,7 @@ export class ChatExecution {
       : `role "${role.name}" could not get a usable answer within ${this.#planner.attempts} attempt(s) (${why})`;
     sendError(this.r.res, unavailable(message, retryAfter), headers);
     this.d.metrics.recordRoleResult(role.name, 'unavailable');
+    if (role.config.tier === 'strict') this.d.metrics.recordStrictUnavailable(role.name);
     this.#ledger(null, 'unavailable');
     this.d.log.warn({ requestId: this.r.requestId, role: role.name, tier: role.config.tier, why }, 'role unavailable');
     this.#finish(route, 'upstream_error');
@@ -336,6 +360,9 @@ export class ChatExecution {
 
   #recordQuality(route: string, check: string, reason: string): void {
     this.d.metrics.recordQualityFailure(this.r.plan.label, route, check, reason);
+    this.#qualityFailures++;
+    this.#attemptClass = 'quality';
+    if (this.#attemptSpan) this.#spans!.qualityFailed(this.#attemptSpan, check, reason);
   }
 
   #recordUsage(choice: AttemptChoice, usage: Usage | null): void {
@@ -343,17 +370,21 @@ export class ChatExecution {
     const price = choice.model.config.profile?.price;
     const usd = price ? (usage.prompt_tokens * price.input + usage.completion_tokens * price.output) / 1e6 : null;
     this.d.metrics.recordUsage(this.r.plan.label, choice.model.name, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0, usd);
+    if (usd !== null) this.#costUsd += usd;
   }
 
-  #ledger(finalRoute: string | null, outcome: string): void {
+  /** `toModel`: the model whose answer went out, null when the tier answered. */
+  #ledger(finalRoute: string | null, outcome: string, toModel: string | null = null): void {
     const first = this.#failures[0];
     const role = this.r.plan.role;
     if (!role) return;
+    const reason = first ? `${first.outcome}:${first.reason}` : this.r.escalation?.escalate ? `escalation:${this.r.escalation.cause}` : 'none';
+    if (first) this.d.metrics.recordFallback(role.name, reason, first.choice.model.name, toModel ?? 'none');
     this.d.audit.ledger({
       requestId: this.r.requestId,
       role: role.name,
       primaryRoute: first ? this.#servedRoute(first.choice, first.servedEndpoint) : (finalRoute ?? this.r.plan.candidates[0]!.directRouteId),
-      reason: first ? `${first.outcome}:${first.reason}` : this.r.escalation?.escalate ? `escalation:${this.r.escalation.cause}` : 'none',
+      reason,
       finalRoute,
       outcome,
       attempts: this.#planner.attempts,
@@ -361,9 +392,28 @@ export class ChatExecution {
     });
   }
 
+  /** The request's end, once: metrics, its log line and its span. */
   #finish(route: string, outcome: Outcome): null {
-    this.d.metrics.recordRequest(this.r.plan.label, route, outcome, this.#elapsed() / 1000);
+    this.#endAttempt(route);
+    const ms = this.#elapsed();
+    this.d.metrics.recordRequest(this.r.plan.label, route, outcome, ms / 1000);
+    this.r.plan.observer?.ended({ outcome, failures: this.#failures.length, qualityFailures: this.#qualityFailures, latencyMs: ms, costUsd: this.#costUsd });
+    const { res, requestId } = this.r;
+    const status = res.headersSent ? res.statusCode : 499;
+    const attempts = this.#planner.attempts;
+    this.d.requestLog.write({ requestId, role: this.r.plan.label, route, attempts, outcome, status, latencyMs: Math.round(ms) });
+    if (this.#span) this.#spans!.endRequest(this.#span, route, outcome, status, attempts);
     return null;
+  }
+
+  /** Counts the open attempt, once, and ends its span; `errorClass` overrides what #settle found. */
+  #endAttempt(route: string, errorClass: ErrorClass | null = this.#attemptClass): void {
+    if (this.#attemptClass === null || errorClass === null) return;
+    this.#attemptClass = null;
+    this.d.metrics.recordAttempt(route, errorClass);
+    if (!this.#attemptSpan) return;
+    this.#spans!.endAttempt(this.#attemptSpan, route, errorClass, this.#gate !== null);
+    this.#attemptSpan = null;
   }
 
   #elapsed(): number {

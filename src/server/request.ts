@@ -1,17 +1,11 @@
 // The chat request at the boundary: parse once, check the few fields Warden relies on, and
 // leave every other field exactly as the client sent it.
-import { invalidJson, invalidRequest } from '../protocol/errors.js';
+import { parseJsonObject } from '../protocol/body.js';
+import { invalidRequest } from '../protocol/errors.js';
 import type { ChatRequest } from '../protocol/types.js';
 
 export function parseChatRequest(raw: Buffer): ChatRequest {
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch (e) {
-    throw invalidJson((e as Error).message);
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('request body must be a JSON object');
-  const request = body as Record<string, unknown>;
+  const request = parseJsonObject(raw);
   if (typeof request.model !== 'string' || request.model === '') throw invalidRequest('"model" is required and must be a string naming a role or a model', 'model');
   if (!Array.isArray(request.messages) || request.messages.length === 0) throw invalidRequest('"messages" is required and must be a non-empty array', 'messages');
   for (let i = 0; i < request.messages.length; i++) {

@@ -6,6 +6,8 @@ import { Counter, type Registry } from 'prom-client';
 interface Cell {
   labels: string[];
   pending: number;
+  /** Everything handed over so far: with `pending`, the running total (for derived gauges). */
+  flushed: number;
 }
 
 export class BatchedCounter {
@@ -27,6 +29,11 @@ export class BatchedCounter {
     this.#cell(labels).pending += value;
   }
 
+  /** Running totals per label set, read at scrape time by gauges derived from this counter. */
+  forEach(visit: (labels: readonly string[], total: number) => void): void {
+    for (const cell of this.#cells) visit(cell.labels, cell.flushed + cell.pending);
+  }
+
   #cell(labels: readonly string[]): Cell {
     let node: Map<string, unknown> = this.#root;
     for (let i = 0; i < labels.length - 1; i++) {
@@ -40,7 +47,7 @@ export class BatchedCounter {
     const last = labels[labels.length - 1]!;
     let cell = node.get(last) as Cell | undefined;
     if (!cell) {
-      cell = { labels: [...labels], pending: 0 };
+      cell = { labels: [...labels], pending: 0, flushed: 0 };
       node.set(last, cell);
       this.#cells.push(cell);
     }
@@ -51,6 +58,7 @@ export class BatchedCounter {
     for (const cell of this.#cells) {
       if (cell.pending === 0) continue;
       this.#counter.labels(...cell.labels).inc(cell.pending);
+      cell.flushed += cell.pending;
       cell.pending = 0;
     }
   }

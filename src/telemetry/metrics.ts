@@ -1,6 +1,6 @@
 // Prometheus metrics. The request path pays Map lookups, never prom-client's label hashing:
 // histogram children are cached per label set, hot counters are batched (BatchedCounter).
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { BatchedCounter } from './batched-counter.js';
 
 export type Outcome =
@@ -12,6 +12,32 @@ export type Outcome =
   | 'invalid_response'
   | 'stream_error'
   | 'client_aborted';
+
+/**
+ * How an upstream attempt ended: `none` answered; the UpstreamFailure kinds (`connect`,
+ * `timeout`, `reset`, `invalid_response`, `aborted`, `shed`); an error status by class
+ * (`upstream_status` for 5xx/408/529, `rate_limited`, `client`, `config`); `quality` for an
+ * answer the gate failed.
+ */
+export type ErrorClass =
+  | 'none'
+  | 'connect'
+  | 'timeout'
+  | 'reset'
+  | 'invalid_response'
+  | 'aborted'
+  | 'shed'
+  | 'upstream_status'
+  | 'rate_limited'
+  | 'client'
+  | 'config'
+  | 'quality';
+
+export type RoleResult = 'primary' | 'fallback' | 'degraded' | 'default' | 'unavailable' | 'client_error' | 'failed';
+
+/** Results that answered with a stand-in instead of a model's answer: the degraded share. */
+const DEGRADED: ReadonlySet<string> = new Set<RoleResult>(['degraded', 'default']);
+const BREAKER_STATE_VALUE: Record<string, number> = { closed: 0, half_open: 1, open: 2 };
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
@@ -29,6 +55,15 @@ export class GatewayMetrics {
   readonly #qualityFailures = new Counter({ name: 'warden_quality_failures_total', help: 'Answers that failed the quality gate, by check and reason', labelNames: ['role', 'route', 'check', 'reason'], registers: [this.registry] });
   readonly #cost = new BatchedCounter({ name: 'warden_cost_usd_total', help: 'Token cost from usage and configured prices, per role and model', labelNames: ['role', 'model'], registry: this.registry });
   readonly #tokens = new BatchedCounter({ name: 'warden_tokens_total', help: 'Tokens from usage, per role, model and kind', labelNames: ['role', 'model', 'kind'], registry: this.registry });
+  readonly #attempts = new BatchedCounter({ name: 'warden_upstream_attempts_total', help: 'Upstream attempts by route and error class (none when answered)', labelNames: ['route', 'error_class'], registry: this.registry });
+  readonly #fallbacks = new BatchedCounter({ name: 'warden_fallbacks_total', help: 'Role requests that left their first route after a failure, by reason, first model and answering model (none: the tier answered)', labelNames: ['role', 'reason', 'from_model', 'to_model'], registry: this.registry });
+  readonly #strictUnavailable = new BatchedCounter({ name: 'warden_strict_unavailable_total', help: 'The 503 a strict-tier role answers when its model could not', labelNames: ['role'], registry: this.registry });
+  readonly #breakerState = new Gauge({ name: 'warden_breaker_state', help: 'Breaker state per route since its first transition: 0 closed, 1 half_open, 2 open', labelNames: ['route'], registers: [this.registry] });
+  readonly #breakerOpenings = new Counter({ name: 'warden_breaker_openings_total', help: 'Breaker openings per route (from closed, or again from half_open)', labelNames: ['route'], registers: [this.registry] });
+  readonly #probeResults = new Counter({ name: 'warden_canary_probe_results_total', help: 'Canary probe results by probe and verdict (invalidated: voided by a positive control)', labelNames: ['probe', 'verdict'], registers: [this.registry] });
+  readonly #quarantines = new Counter({ name: 'warden_quarantines_total', help: 'Canary quarantines by the first failing probe of the deciding round (probe:reason)', labelNames: ['reason'], registers: [this.registry] });
+  // Derived when scraped, so requests pay nothing for it.
+  readonly #degradedShare = new Gauge({ name: 'warden_degraded_share', help: 'Share of a role\'s requests since start answered by its degrade message or default', labelNames: ['role'], registers: [this.registry], collect: () => this.#collectDegradedShare() });
   /** role → route → children: two Map lookups and no string building per request. */
   #children = new Map<string, Map<string, { duration: Histogram.Internal<string>; firstToken: Histogram.Internal<string> }>>();
 
@@ -49,12 +84,35 @@ export class GatewayMetrics {
     this.#rejected.labels(code).inc();
   }
 
-  recordRoleResult(role: string, result: 'primary' | 'fallback' | 'degraded' | 'default' | 'unavailable' | 'client_error' | 'failed'): void {
+  recordRoleResult(role: string, result: RoleResult): void {
     this.#roleResults.inc([role, result]);
+  }
+
+  recordAttempt(route: string, errorClass: ErrorClass): void {
+    this.#attempts.inc([route, errorClass]);
+  }
+
+  /** `reason` as the fallback ledger writes it (`transport:upstream_status_503`); `toModel` is `none` when no model answered. */
+  recordFallback(role: string, reason: string, fromModel: string, toModel: string): void {
+    this.#fallbacks.inc([role, reason, fromModel, toModel]);
+  }
+
+  recordStrictUnavailable(role: string): void {
+    this.#strictUnavailable.inc([role]);
+  }
+
+  recordProbeResult(probe: string, verdict: string): void {
+    this.#probeResults.labels(probe, verdict).inc();
+  }
+
+  recordQuarantine(reason: string): void {
+    this.#quarantines.labels(reason).inc();
   }
 
   recordBreakerTransition(route: string, to: string, openMs: number | null, firstTry: boolean | null): void {
     this.#breakerTransitions.labels(route, to).inc();
+    this.#breakerState.labels(route).set(BREAKER_STATE_VALUE[to] ?? 0);
+    if (to === 'open') this.#breakerOpenings.labels(route).inc();
     if (openMs !== null) this.#breakerOpenSeconds.labels(route).inc(openMs / 1000);
     if (firstTry !== null) this.#recoveries.labels(route, String(firstTry)).inc();
   }
@@ -79,6 +137,17 @@ export class GatewayMetrics {
 
   get contentType(): string {
     return this.registry.contentType;
+  }
+
+  #collectDegradedShare(): void {
+    const byRole = new Map<string, { degraded: number; all: number }>();
+    this.#roleResults.forEach(([role, result], total) => {
+      let sums = byRole.get(role!);
+      if (!sums) byRole.set(role!, (sums = { degraded: 0, all: 0 }));
+      sums.all += total;
+      if (DEGRADED.has(result!)) sums.degraded += total;
+    });
+    for (const [role, { degraded, all }] of byRole) this.#degradedShare.labels(role).set(all === 0 ? 0 : degraded / all);
   }
 
   #child(role: string, route: string) {

@@ -154,7 +154,7 @@ describe('discovery, models and operations endpoints', () => {
     assert.equal((await fetch(`${h.url}/healthz`)).status, 200);
     const ready = await fetch(`${h.url}/readyz`);
     assert.equal(ready.status, 200);
-    assert.deepEqual(((await ready.json()) as { checks: Array<{ name: string; ok: boolean }> }).checks.map((c) => [c.name, c.ok]), [['discovery:chat-main', true]]);
+    assert.deepEqual(((await ready.json()) as { checks: Array<{ name: string; ok: boolean }> }).checks.map((c) => [c.name, c.ok]), [['discovery:chat-main', true], ['state:memory', true]]);
     await h.client.chat.completions.create({ model: 'chat', messages: HELLO });
     await h.client.chat.completions.create({ model: 'chat', messages: HELLO, stream: true }).then(async (s) => {
       for await (const _ of s);

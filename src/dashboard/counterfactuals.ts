@@ -1,0 +1,117 @@
+// Seed 002's counterfactual numbers, since the gateway started, from one reading of the
+// metrics registry: each degraded answer, each recovery, each strict 503 is an incident that
+// would have reached users without this layer.
+import { METRIC } from './metric-names.js';
+import type { Reading } from './reading.js';
+
+export type Tier = 'strict' | 'degrade' | 'default';
+
+export interface RoleNumbers {
+  role: string;
+  tier: Tier | null;
+  /** Every request of the role, whatever its result (warden_role_requests_total). */
+  requests: number;
+  /** Answered by the first route tried. */
+  primary: number;
+  /** Answered by another route after the first failed. */
+  fallback: number;
+  /** fallback ÷ requests, null without requests. */
+  fallbackShare: number | null;
+  /** Answered by a stand-in: the degrade message or the role's default. */
+  degraded: number;
+  /** degraded ÷ requests, null without requests: the same number as the warden_degraded_share gauge. */
+  degradedShare: number | null;
+  /** 503 role_unavailable. */
+  unavailable: number;
+  /** unavailable ÷ requests for a strict role (its 503 rate), null otherwise. */
+  strictUnavailableRate: number | null;
+  costUsd: number;
+  /** costUsd ÷ requests, null without requests. */
+  costPerRequest: number | null;
+}
+
+export interface Counterfactuals {
+  roles: RoleNumbers[];
+  breakers: {
+    openings: number;
+    /** Time routes spent open or half-open, counted when they closed again. */
+    openSeconds: number;
+    recoveries: number;
+    firstTryRecoveries: number;
+    /** Closings whose first recovery probe succeeded ÷ all closings (low: the cooldown is too short). */
+    firstTryRate: number | null;
+  };
+  /** Every strict role together. */
+  strict: { requests: number; unavailable: number; rate: number | null };
+  fallbacks: number;
+  costUsd: number;
+}
+
+/** As the warden_degraded_share gauge counts them (src/telemetry/metrics.ts). */
+const DEGRADED = new Set(['degraded', 'default']);
+
+export function counterfactuals(reading: Reading, tiers: Readonly<Record<string, Tier>>): Counterfactuals {
+  const results = new Map<string, Map<string, number>>();
+  for (const s of reading.samples(METRIC.roleResults)) {
+    const role = s.labels.role;
+    const result = s.labels.result;
+    if (role === undefined || result === undefined) continue;
+    const byResult = results.get(role) ?? new Map<string, number>();
+    byResult.set(result, (byResult.get(result) ?? 0) + s.value);
+    results.set(role, byResult);
+  }
+  const cost = reading.sumBy(METRIC.cost, 'role');
+  const strictCounter = reading.has(METRIC.strictUnavailable) ? reading.sumBy(METRIC.strictUnavailable, 'role') : null;
+  const names = [...new Set([...Object.keys(tiers), ...results.keys(), ...cost.keys()])].sort();
+  const roles = names.map((role): RoleNumbers => {
+    const byResult = results.get(role) ?? new Map<string, number>();
+    let requests = 0;
+    let degraded = 0;
+    for (const [result, n] of byResult) {
+      requests += n;
+      if (DEGRADED.has(result)) degraded += n;
+    }
+    const fallback = byResult.get('fallback') ?? 0;
+    const tier = tiers[role] ?? null;
+    // The dedicated counter when the gateway has it; the role's 503s say the same before.
+    const unavailable = tier === 'strict' && strictCounter ? (strictCounter.get(role) ?? 0) : (byResult.get('unavailable') ?? 0);
+    const costUsd = cost.get(role) ?? 0;
+    return {
+      role,
+      tier,
+      requests,
+      primary: byResult.get('primary') ?? 0,
+      fallback,
+      fallbackShare: ratio(fallback, requests),
+      degraded,
+      degradedShare: ratio(degraded, requests),
+      unavailable,
+      strictUnavailableRate: tier === 'strict' ? ratio(unavailable, requests) : null,
+      costUsd,
+      costPerRequest: ratio(costUsd, requests),
+    };
+  });
+  const strictRoles = roles.filter((r) => r.tier === 'strict');
+  const strictRequests = strictRoles.reduce((n, r) => n + r.requests, 0);
+  const strictUnavailable = strictRoles.reduce((n, r) => n + r.unavailable, 0);
+  const firstTry = reading.sumBy(METRIC.breakerRecoveries, 'first_try');
+  const recoveries = (firstTry.get('true') ?? 0) + (firstTry.get('false') ?? 0);
+  const openings = reading.has(METRIC.breakerOpenings) ? reading.total(METRIC.breakerOpenings) : reading.total(METRIC.breakerTransitions, (l) => l.to === 'open');
+  return {
+    roles,
+    breakers: {
+      openings,
+      openSeconds: reading.total(METRIC.breakerOpenSeconds),
+      recoveries,
+      firstTryRecoveries: firstTry.get('true') ?? 0,
+      firstTryRate: ratio(firstTry.get('true') ?? 0, recoveries),
+    },
+    strict: { requests: strictRequests, unavailable: strictUnavailable, rate: ratio(strictUnavailable, strictRequests) },
+    fallbacks: reading.total(METRIC.fallbacks),
+    costUsd: roles.reduce((n, r) => n + r.costUsd, 0),
+  };
+}
+
+function ratio(part: number, whole: number): number | null {
+  return whole > 0 ? part / whole : null;
+}

@@ -1,0 +1,44 @@
+// How numbers and times read on the page. Times are the gateway's clock (it may run in
+// another zone or, in tests, be set by hand): "in 3 h" is measured against the snapshot's `at`.
+
+const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const day = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+
+export const time = (ms) => (ms === null || ms === undefined ? '—' : clock.format(new Date(ms)));
+export const dateTime = (ms) => (ms === null || ms === undefined ? '—' : day.format(new Date(ms)));
+
+/** A span in the largest two units: `1 d 4 h`, `12 min`, `40 s`. */
+export function span(ms) {
+  const s = Math.round(Math.abs(ms) / 1000);
+  const units = [['d', 86400], ['h', 3600], ['min', 60], ['s', 1]];
+  const parts = [];
+  let rest = s;
+  for (const [name, size] of units) {
+    if (rest >= size || (parts.length === 0 && size === 1)) {
+      parts.push(`${Math.floor(rest / size)} ${name}`);
+      rest %= size;
+    }
+    if (parts.length === 2) break;
+  }
+  return parts.join(' ');
+}
+
+export function relative(ms, now) {
+  if (ms === null || ms === undefined) return '';
+  return ms >= now ? `in ${span(ms - now)}` : `${span(now - ms)} ago`;
+}
+
+export function percent(x) {
+  if (x === null || x === undefined) return '—';
+  const p = x * 100;
+  return `${p > 0 && p < 10 ? p.toFixed(1) : Math.round(p)}%`;
+}
+
+export const count = (n) => (n === null || n === undefined ? '—' : Math.round(n).toLocaleString());
+
+export function usd(x, digits = 4) {
+  if (x === null || x === undefined) return '—';
+  return `$${x.toFixed(x >= 100 ? 2 : digits)}`;
+}
+
+export const ms = (x) => (x === null || x === undefined ? '—' : `${Math.round(x).toLocaleString()} ms`);

@@ -1,0 +1,31 @@
+// Seed 002's counterfactual numbers: what would have reached users without the gateway.
+import { el } from './dom.js';
+import { count, percent, span, usd } from './format.js';
+
+export function renderNumbers(cards, tbody, cf) {
+  const b = cf.breakers;
+  cards.replaceChildren(
+    card('Fallbacks', count(cf.fallbacks), 'requests answered elsewhere after their first route failed'),
+    card('Breaker openings', count(b.openings), b.openSeconds > 0 ? `${span(b.openSeconds * 1000)} out of service in total` : 'no time open yet'),
+    card('First-try recovery', percent(b.firstTryRate), `${count(b.firstTryRecoveries)} of ${count(b.recoveries)} closings; low means the cooldown is too short`),
+    card('Strict-tier 503 rate', percent(cf.strict.rate), `${count(cf.strict.unavailable)} of ${count(cf.strict.requests)} strict requests`),
+    card('Cost', usd(cf.costUsd), 'from usage and configured prices'),
+  );
+  const rows = cf.roles.map((r) =>
+    el('tr', { dataset: { role: r.role } },
+      el('td', { class: 'id' }, r.role),
+      el('td', {}, r.tier ?? '—'),
+      el('td', { class: 'num' }, count(r.requests)),
+      el('td', { class: 'num' }, percent(r.fallbackShare)),
+      el('td', { class: 'num' }, percent(r.degradedShare)),
+      el('td', { class: 'num' }, r.tier === 'strict' ? `${percent(r.strictUnavailableRate)} (${count(r.unavailable)})` : '—'),
+      el('td', { class: 'num' }, usd(r.costUsd)),
+      el('td', { class: 'num' }, usd(r.costPerRequest, 6)),
+    ),
+  );
+  tbody.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 8, class: 'empty' }, 'No roles configured.'))]));
+}
+
+function card(label, value, note) {
+  return el('div', { class: 'card' }, el('div', { class: 'label' }, label), el('div', { class: 'value' }, value), el('div', { class: 'sub' }, note));
+}

@@ -1,0 +1,118 @@
+// A reloaded YAML applied to the running gateway: roles (under the runtime overlay), the
+// built-in blocklist, breaker settings and the canary's rules take effect at once; sections
+// that shape connections, the catalog or the store keep their running values until a restart,
+// which is logged and audited. An invalid file changes nothing and is audited with its errors.
+import type { CanaryRunnerOptions } from './canary/index.js';
+import { policyFromConfig } from './canary/index.js';
+import { parseRouteId } from './catalog/index.js';
+import { changedSections, isConfigError, reloadable, validateConfig, type ConfigIssue, type WardenConfig } from './config/index.js';
+import type { Blocklist } from './health/index.js';
+import type { BreakerPolicy } from './resilience/index.js';
+import type { RoleRuntime } from './roles/index.js';
+import type { Audit, Logger } from './telemetry/index.js';
+
+export interface ReloadReport {
+  ok: boolean;
+  trigger: string;
+  /** Sections whose new values now serve. */
+  applied: string[];
+  /** Sections that changed in the file but keep their running values until a restart. */
+  restartNeeded: string[];
+  /** Why the file was refused, each naming its path (and line). */
+  issues: ConfigIssue[];
+}
+
+/**
+ * Breaker settings per route, one object per route for the life of the gateway: a breaker
+ * holds its policy by reference, so a reload updating these objects reaches every breaker.
+ */
+export class LiveBreakerPolicies {
+  readonly #policies = new Map<string, BreakerPolicy>();
+
+  constructor(private config: WardenConfig) {}
+
+  readonly policyFor = (route: string): BreakerPolicy => {
+    let policy = this.#policies.get(route);
+    if (!policy) this.#policies.set(route, (policy = policyOf(this.config, route)));
+    return policy;
+  };
+
+  update(config: WardenConfig): void {
+    this.config = config;
+    for (const [route, policy] of this.#policies) Object.assign(policy, policyOf(config, route));
+  }
+}
+
+/** A route's breaker settings: the config's defaults, overridden by its model's. */
+function policyOf(config: WardenConfig, route: string): BreakerPolicy {
+  const parts = parseRouteId(route);
+  const model = parts ? config.models[parts.model] : undefined;
+  return { ...config.breaker, ...model?.breaker };
+}
+
+export interface HotConfigOptions {
+  base: WardenConfig;
+  roles: RoleRuntime;
+  blocklist: Blocklist;
+  breakers: LiveBreakerPolicies;
+  /** The running canary's options object, updated in place (the runner reads it on each round); null without a canary. */
+  canary: CanaryRunnerOptions | null;
+  audit: Audit;
+  log: Logger;
+}
+
+export class HotConfig {
+  #base: WardenConfig;
+
+  constructor(private readonly o: HotConfigOptions) {
+    this.#base = o.base;
+  }
+
+  /** The YAML config now serving (restart-only sections as they were at start). */
+  get base(): WardenConfig {
+    return this.#base;
+  }
+
+  reload(load: () => WardenConfig, trigger: string): ReloadReport {
+    let next: WardenConfig;
+    let restart: string[] = [];
+    let hot: string[] = [];
+    try {
+      const file = load();
+      ({ hot, restart } = changedSections(this.#base, file));
+      // Roles are checked against the models that run now, not ones that need a restart to exist.
+      next = validateConfig(reloadable(this.#base, file, restart as (keyof WardenConfig)[]), 'reloaded config');
+    } catch (e) {
+      if (!isConfigError(e)) throw e;
+      const issues = e.issues.map(({ path, message, line }) => ({ path, message, ...(line ? { line } : {}) }));
+      this.o.audit.record('config_reload_rejected', null, { trigger, source: e.source, issues, restartNeeded: restart, serving: 'the running config, unchanged' }, 'error');
+      return { ok: false, trigger, applied: [], restartNeeded: restart, issues };
+    }
+    const prev = this.#base;
+    this.#base = next;
+    if (hot.includes('blocklist')) this.#reloadBlocklist(prev, next);
+    if (hot.includes('breaker')) this.o.breakers.update(next);
+    if (hot.includes('canary')) this.#reloadCanary(next);
+    // Always: the overlay is checked again against the new base even when the YAML roles did not change.
+    this.o.roles.setBase(next);
+    if (restart.length > 0) this.o.log.warn({ sections: restart }, 'config sections changed that only a restart applies; they keep their running values');
+    this.o.audit.record('config_reloaded', null, { trigger, applied: hot, restartNeeded: restart });
+    return { ok: true, trigger, applied: hot, restartNeeded: restart, issues: [] };
+  }
+
+  #reloadBlocklist(prev: WardenConfig, next: WardenConfig): void {
+    prev.blocklist.forEach((_, i) => this.o.blocklist.remove(`builtin-${i + 1}`));
+    next.blocklist.forEach((entry, i) => this.o.blocklist.add({ id: `builtin-${i + 1}`, route: entry.route, layer: 'builtin', reason: entry.reason, until: null }));
+  }
+
+  #reloadCanary(next: WardenConfig): void {
+    const options = this.o.canary;
+    const c = next.canary;
+    if (!options || !c) return;
+    options.policy = policyFromConfig(c);
+    options.watch = c.watch;
+    options.controls = new Set(c.controls);
+    options.concurrency = c.concurrency;
+    options.tokenBudget = c.tokenBudget;
+  }
+}

@@ -1,0 +1,72 @@
+// The runtime role layer over the YAML: whole roles as an operator wrote them, each replacing
+// the base role of its name. The effective config is the base with those roles put in, run
+// through the config's own schema and cross-checks, so a bad change is refused with the same
+// path-named errors as a bad file (`roles.chat.models[1]: unknown model "chat-smal"`).
+import { isConfigError, validateConfig, type RoleConfig, type WardenConfig } from '../config/index.js';
+import { RoleError } from './errors.js';
+
+/** A role as written through the admin API (plain JSON), before validation. */
+export type RoleEntry = Record<string, unknown>;
+
+export interface RoleOverlay {
+  roles: Readonly<Record<string, RoleEntry>>;
+  /** Who changed it last, when (epoch ms); null for an empty overlay never written. */
+  updatedAt: number | null;
+  updatedBy: string | null;
+}
+
+export const EMPTY_OVERLAY: RoleOverlay = Object.freeze({ roles: Object.freeze({}), updatedAt: null, updatedBy: null });
+
+/** The base with the overlay's roles in place of its own; throws `invalid_role` naming the field. */
+export function effectiveConfig(base: WardenConfig, roles: Readonly<Record<string, RoleEntry>>): WardenConfig {
+  try {
+    return validateConfig({ ...base, roles: { ...base.roles, ...roles } }, 'role overlay');
+  } catch (e) {
+    if (!isConfigError(e)) throw e;
+    const first = e.issues[0]!;
+    throw new RoleError('invalid_role', e.issues.map((i) => `${i.path}: ${i.message}`).join('; '), first.path, e.issues);
+  }
+}
+
+/** A validated role as an entry again (durations in ms, defaults filled): what PATCH edits. */
+export function entryOf(role: RoleConfig): RoleEntry {
+  return JSON.parse(JSON.stringify(role)) as RoleEntry;
+}
+
+/**
+ * JSON merge patch (RFC 7396): objects merge key by key, `null` removes a key, anything
+ * else (arrays included) replaces. How PATCH /admin/roles/:name edits one field of a role.
+ */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return patch;
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
+/** The overlay with one role's entry set (or removed with null): a new object, the old one untouched. */
+export function withEntry(overlay: RoleOverlay, name: string, entry: RoleEntry | null, by: string, at: number): RoleOverlay {
+  const roles = { ...overlay.roles };
+  if (entry === null) delete roles[name];
+  else roles[name] = entry;
+  return { roles, updatedAt: at, updatedBy: by };
+}
+
+/** A stored overlay as far as it can be read; anything malformed reads as no overlay. */
+export function readOverlay(value: unknown): RoleOverlay {
+  if (!isPlainObject(value) || !isPlainObject(value.roles)) return EMPTY_OVERLAY;
+  const roles: Record<string, RoleEntry> = {};
+  for (const [name, entry] of Object.entries(value.roles)) if (isPlainObject(entry)) roles[name] = entry;
+  return {
+    roles,
+    updatedAt: typeof value.updatedAt === 'number' ? value.updatedAt : null,
+    updatedBy: typeof value.updatedBy === 'string' ? value.updatedBy : null,
+  };
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

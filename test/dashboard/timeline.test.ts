@@ -1,0 +1,197 @@
+// The dashboard's sampler and numbers as pure logic: registry readings in, per-interval points
+// and counterfactual numbers out. No server, no timer: readings are fed by hand.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { counterfactuals, describeLanguages, Reading, Timeline, TimelineSampler, type MetricFamily } from '../../src/dashboard/index.js';
+import { GatewayMetrics } from '../../src/telemetry/index.js';
+
+type L = Record<string, string>;
+const counter = (name: string, values: Array<[L, number]>): MetricFamily => ({ name, type: 'counter', values: values.map(([labels, value]) => ({ labels, value })) });
+const gauge = (name: string, values: Array<[L, number]>): MetricFamily => ({ name, type: 'gauge', values: values.map(([labels, value]) => ({ labels, value })) });
+/** A histogram as prom-client writes it: buckets, _sum and _count per label set. */
+const histogram = (name: string, values: Array<[L, number, number]>): MetricFamily => ({
+  name,
+  type: 'histogram',
+  values: values.flatMap(([labels, sum, count]) => [
+    { metricName: `${name}_bucket`, labels: { ...labels, le: '+Inf' }, value: count },
+    { metricName: `${name}_sum`, labels, value: sum },
+    { metricName: `${name}_count`, labels, value: count },
+  ]),
+});
+
+const MAIN_A = 'chat-main@openrouter/Alpha';
+const MAIN_B = 'chat-main@openrouter/Beta';
+const SMALL = 'chat-small@direct';
+const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
+
+/** Running totals as the registry would hold them after some traffic. */
+function registry(n: { mainA: number; mainB: number; small: number; toSmall: number; sameModel: number; none: number; ftSum: number; ftCount: number; openings?: number }): MetricFamily[] {
+  const families: MetricFamily[] = [
+    counter('warden_requests_total', [
+      [{ role: 'chat', route: MAIN_A, outcome: 'ok' }, n.mainA],
+      [{ role: 'chat', route: MAIN_B, outcome: 'ok' }, n.mainB],
+      [{ role: 'chat', route: SMALL, outcome: 'ok' }, n.small],
+    ]),
+    counter('warden_fallbacks_total', [
+      [{ role: 'chat', reason: 'transport:upstream_status_503', from_model: 'chat-main', to_model: 'chat-small' }, n.toSmall],
+      [{ role: 'chat', reason: 'quality:stray_prefix', from_model: 'chat-main', to_model: 'chat-main' }, n.sameModel],
+      [{ role: 'chat', reason: 'transport:upstream_timeout', from_model: 'chat-main', to_model: 'none' }, n.none],
+    ]),
+    histogram('warden_first_token_seconds', [
+      [{ role: 'chat', route: MAIN_A }, n.ftSum, n.ftCount],
+      [{ role: 'creative', route: MAIN_A }, n.ftSum, n.ftCount],
+    ]),
+    gauge('warden_breaker_state', [[{ route: MAIN_B }, 2]]),
+  ];
+  if (n.openings !== undefined) families.push(counter('warden_breaker_openings_total', [[{ route: MAIN_B }, n.openings]]));
+  return families;
+}
+
+describe('timeline', () => {
+  test('the first point counts from the gateway start; later ones are the change since the last reading', () => {
+    const timeline = new Timeline({ startedAt: T0 });
+    const first = timeline.add(registry({ mainA: 4, mainB: 0, small: 1, toSmall: 1, sameModel: 0, none: 0, ftSum: 0.8, ftCount: 2 }), T0 + 5_000);
+    assert.equal(first.seconds, 5);
+    assert.deepEqual(first.requests, { 'chat-main': 4, 'chat-small': 1 });
+    // chat-main: 4 ended on it + 1 answered by chat-small after leaving it = 5 started, 1 fell back.
+    assert.equal(first.fallbackRate['chat-main'], 1 / 5);
+    // chat-small: 1 ended on it, but it came from chat-main: none started there.
+    assert.equal(first.fallbackRate['chat-small'], undefined);
+    assert.deepEqual(first.firstTokenMs, { [MAIN_A]: 400 });
+
+    const second = timeline.add(registry({ mainA: 10, mainB: 6, small: 5, toSmall: 3, sameModel: 2, none: 1, ftSum: 2.8, ftCount: 4 }), T0 + 10_000);
+    assert.equal(second.at, T0 + 10_000);
+    assert.deepEqual(second.requests, { 'chat-main': 12, 'chat-small': 4 });
+    // 12 ended on chat-main (the endpoint retries and the exhausted one among them) + 2 answered
+    // by chat-small = 14 started; 2 + 2 + 1 left their first route.
+    assert.equal(second.fallbackRate['chat-main'], 5 / 14);
+    assert.deepEqual(second.fallbacks, { 'chat-main': 5 });
+    // chat-small: 4 ended there, 2 of them came from chat-main: 2 started, none fell back.
+    assert.equal(second.fallbackRate['chat-small'], 0);
+    assert.deepEqual(second.firstTokenMs, { [MAIN_A]: 1000 }, '2 s more over 2 more tokens, summed over roles');
+    assert.deepEqual(timeline.points().map((p) => p.at), [T0 + 5_000, T0 + 10_000]);
+  });
+
+  test('an interval without traffic has no rate and no latency, rather than zeros', () => {
+    const timeline = new Timeline({ startedAt: T0 });
+    const totals = { mainA: 4, mainB: 0, small: 0, toSmall: 0, sameModel: 0, none: 0, ftSum: 1, ftCount: 2 };
+    timeline.add(registry(totals), T0 + 5_000);
+    const idle = timeline.add(registry(totals), T0 + 10_000);
+    assert.deepEqual(idle.fallbackRate, {});
+    assert.deepEqual(idle.firstTokenMs, {});
+    assert.deepEqual(idle.requests, {});
+  });
+
+  test('breaker openings come from their counter, or from transitions to open before it existed', () => {
+    const withCounter = new Timeline({ startedAt: T0 });
+    const base = { mainA: 0, mainB: 0, small: 0, toSmall: 0, sameModel: 0, none: 0, ftSum: 0, ftCount: 0 };
+    withCounter.add(registry({ ...base, openings: 1 }), T0 + 5_000);
+    assert.deepEqual(withCounter.add(registry({ ...base, openings: 3 }), T0 + 10_000).breakerOpenings, { [MAIN_B]: 2 });
+
+    const older = new Timeline({ startedAt: T0 });
+    const transitions = (open: number) => [counter('warden_breaker_transitions_total', [[{ route: MAIN_B, to: 'open' }, open], [{ route: MAIN_B, to: 'half_open' }, open]])];
+    older.add(transitions(1), T0 + 5_000);
+    assert.deepEqual(older.add(transitions(2), T0 + 10_000).breakerOpenings, { [MAIN_B]: 1 });
+  });
+
+  test('a running total that went down was reset and counts from zero', () => {
+    const timeline = new Timeline({ startedAt: T0 });
+    const requests = (n: number) => [counter('warden_requests_total', [[{ role: 'chat', route: SMALL, outcome: 'ok' }, n]])];
+    timeline.add(requests(50), T0 + 5_000);
+    assert.deepEqual(timeline.add(requests(3), T0 + 10_000).requests, { 'chat-small': 3 });
+  });
+
+  test('the ring keeps the newest points only', () => {
+    const timeline = new Timeline({ startedAt: T0, keep: 3 });
+    for (let i = 1; i <= 5; i++) timeline.add([], T0 + i * 5_000);
+    assert.deepEqual(timeline.points().map((p) => (p.at - T0) / 5_000), [3, 4, 5]);
+  });
+
+  test('the sampler stamps points with the injected clock and joins a sample already reading', async () => {
+    let now = T0;
+    let reads = 0;
+    let release: () => void = () => {};
+    const sampler = new TimelineSampler({
+      now: () => now,
+      everyMs: 5_000,
+      read: async () => {
+        reads++;
+        await new Promise<void>((resolve) => (release = resolve));
+        return [counter('warden_requests_total', [[{ role: 'chat', route: SMALL, outcome: 'ok' }, reads]])];
+      },
+    });
+    now += 5_000;
+    const a = sampler.sample();
+    const b = sampler.sample();
+    release();
+    assert.equal(await a, await b);
+    assert.equal(reads, 1);
+    assert.equal((await a).at, T0 + 5_000);
+    assert.equal((await a).seconds, 5);
+    now += 5_000;
+    const c = sampler.sample();
+    release();
+    assert.deepEqual((await c).requests, { 'chat-small': 1 });
+    assert.equal(sampler.points().length, 2);
+  });
+
+  test('reads prom-client registry output as the gateway writes it', async () => {
+    const metrics = new GatewayMetrics({ processMetrics: false });
+    const sampler = new TimelineSampler({ now: () => T0 + 5_000, read: () => metrics.registry.getMetricsAsJSON() });
+    metrics.recordRequest('chat', MAIN_A, 'ok', 0.2);
+    metrics.recordRequest('chat', MAIN_A, 'ok', 0.2);
+    metrics.recordFirstToken('chat', MAIN_A, 0.05);
+    metrics.recordFirstToken('chat', MAIN_A, 0.15);
+    metrics.recordBreakerTransition(MAIN_B, 'open', null, null);
+    const point = await sampler.sample();
+    assert.deepEqual(point.requests, { 'chat-main': 2 });
+    assert.deepEqual(point.firstTokenMs, { [MAIN_A]: 100 });
+    assert.deepEqual(point.breakerOpenings, { [MAIN_B]: 1 });
+  });
+});
+
+describe('counterfactual numbers', () => {
+  const results = (role: string, counts: Record<string, number>): Array<[L, number]> => Object.entries(counts).map(([result, n]) => [{ role, result }, n]);
+
+  test('degraded share, fallback share, strict 503 rate, first-try recovery and cost per role', () => {
+    const reading = Reading.of([
+      counter('warden_role_requests_total', [
+        ...results('chat', { primary: 14, fallback: 4, degraded: 1, default: 0, client_error: 1 }),
+        ...results('reasoning', { primary: 9, unavailable: 1 }),
+        ...results('intent', { primary: 3, default: 1 }),
+      ]),
+      counter('warden_breaker_recoveries_total', [[{ route: MAIN_A, first_try: 'true' }, 3], [{ route: MAIN_B, first_try: 'false' }, 1]]),
+      counter('warden_breaker_transitions_total', [[{ route: MAIN_A, to: 'open' }, 4]]),
+      counter('warden_breaker_open_seconds_total', [[{ route: MAIN_A }, 90]]),
+      counter('warden_cost_usd_total', [[{ role: 'chat', model: 'chat-main' }, 0.015], [{ role: 'chat', model: 'chat-small' }, 0.005]]),
+    ]);
+    const cf = counterfactuals(reading, { chat: 'degrade', reasoning: 'strict', intent: 'default', idle: 'strict' });
+    const chat = cf.roles.find((r) => r.role === 'chat')!;
+    assert.equal(chat.requests, 20);
+    assert.equal(chat.fallbackShare, 4 / 20);
+    assert.equal(chat.degradedShare, 1 / 20, 'the degrade message and the default, as warden_degraded_share counts them');
+    assert.equal(chat.strictUnavailableRate, null, 'a degrade role has no strict 503 rate');
+    assert.equal(chat.costUsd, 0.02);
+    assert.equal(chat.costPerRequest, 0.02 / 20);
+    const reasoning = cf.roles.find((r) => r.role === 'reasoning')!;
+    assert.equal(reasoning.strictUnavailableRate, 1 / 10);
+    assert.equal(cf.roles.find((r) => r.role === 'intent')!.degradedShare, 1 / 4);
+    assert.equal(cf.roles.find((r) => r.role === 'idle')!.requests, 0, 'configured roles show even before traffic');
+    assert.deepEqual(cf.strict, { requests: 10, unavailable: 1, rate: 1 / 10 });
+    assert.deepEqual(cf.breakers, { openings: 4, openSeconds: 90, recoveries: 4, firstTryRecoveries: 3, firstTryRate: 3 / 4 });
+  });
+
+  test('the dedicated strict-tier counter is preferred when the gateway has it', () => {
+    const reading = Reading.of([
+      counter('warden_role_requests_total', results('reasoning', { primary: 8, unavailable: 2 })),
+      counter('warden_strict_unavailable_total', [[{ role: 'reasoning' }, 2]]),
+    ]);
+    assert.equal(counterfactuals(reading, { reasoning: 'strict' }).roles[0]!.strictUnavailableRate, 0.2);
+  });
+
+  test('the language detector\'s evidence reads as one line', () => {
+    assert.equal(describeLanguages({ expected: 'pt', languages: [{ language: 'es', share: 0.8 }], span: 'Hola amigo' }), 'expected pt · es 0.8 · “Hola amigo”');
+    assert.equal(describeLanguages({ expected: 'en', native: 1 }), 'expected en · native 1');
+    assert.equal(describeLanguages(undefined), null);
+  });
+});

@@ -1,0 +1,41 @@
+// What a reload can apply at once and what waits for a restart.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { changedSections, parseConfig } from '../../src/config/index.js';
+import { LiveBreakerPolicies } from '../../src/hot-config.js';
+
+const yaml = (over: { key?: string; breaker?: string; canary?: string; roles?: string; models?: string } = {}) => `
+server: { adminToken: "${over.key ?? 'k1'}" }
+breaker: { failures: ${over.breaker ?? '5'} }
+providers:
+  p: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }
+models:
+  a: { provider: p, model: ${over.models ?? 'm'} }
+roles:
+  chat: { models: [a], tier: ${over.roles ?? 'degrade'} }
+canary: { watch: [a], ${over.canary ?? 'interval: 30m'} }
+`;
+const config = (over = {}) => parseConfig(yaml(over), 'test', {});
+
+test('nothing changed: nothing to apply', () => {
+  assert.deepEqual(changedSections(config(), config()), { hot: [], restart: [] });
+});
+
+test('roles, breaker and canary rules apply at once; models and a changed secret need a restart', () => {
+  assert.deepEqual(changedSections(config(), config({ roles: 'strict', breaker: '3', canary: 'interval: 30m, mode: enforce' })), { hot: ['roles', 'breaker', 'canary'], restart: [] });
+  assert.deepEqual(changedSections(config(), config({ models: 'm2', key: 'k2' })), { hot: [], restart: ['server', 'models'] });
+});
+
+test('a new canary interval needs a restart (the scheduler\u2019s timer is set at start)', () => {
+  assert.deepEqual(changedSections(config(), config({ canary: 'interval: 5m' })), { hot: [], restart: ['canary'] });
+});
+
+test('breaker settings reach the policy objects breakers already hold', () => {
+  const policies = new LiveBreakerPolicies(config());
+  const held = policies.policyFor('a@p');
+  assert.equal(held.failures, 5);
+  assert.equal(policies.policyFor('a@p'), held, 'one object per route');
+  policies.update(config({ breaker: '2' }));
+  assert.equal(held.failures, 2);
+  assert.equal(policies.policyFor('b@p').failures, 2);
+});
