@@ -23,7 +23,7 @@ export const refusal: Detector = (reply, expectation) => {
   const phrase = refusalPhrase(reply.text, expectation.language);
   if (phrase) return fail(CHECK, 'refusal_phrase', { detail: 'the reply opens with a refusal', evidence: phrase });
   const end = reply.text.trimEnd();
-  if ((reply.finishReason === 'stop' || reply.finishReason === null) && DANGLING.test(end) && !EMOTICON_END.test(end)) {
+  if (!reply.partial && (reply.finishReason === 'stop' || reply.finishReason === null) && DANGLING.test(end) && !EMOTICON_END.test(end)) {
     return fail(CHECK, 'stopped_mid_sentence', {
       detail: 'the reply finished normally in the middle of a sentence',
       evidence: { end: quote(end.slice(-40)), finishReason: reply.finishReason },

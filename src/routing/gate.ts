@@ -37,12 +37,14 @@ export class QualityGate {
   }
 
   judge(reply: Reply, language: string | null): GateResult {
+    // A tool call carries no text: the text checks (nonempty, language, …) have nothing to judge.
+    if (reply.finishReason === 'tool_calls' && reply.text === '') return PASSED;
     return this.#run(this.checks, reply, language);
   }
 
   /** The hold-back window of a stream: only checks that a partial answer can fail fairly. */
   judgeStart(text: string, language: string | null): GateResult {
-    return this.#run(this.partialChecks, { text, finishReason: null }, language);
+    return this.#run(this.partialChecks, { text, finishReason: null, partial: true }, language);
   }
 
   #run(checks: readonly CheckName[], reply: Reply, language: string | null): GateResult {
