@@ -86,8 +86,10 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     audit.record(`breaker_${t.to}`, route, { from: t.from, cause: t.cause, retryAt: t.retryAt }, t.to === 'open' ? 'warn' : 'info');
     if (t.to === 'open' && t.from === 'closed') drain(route, 'breaker opened');
   }, coordination);
-  // Another instance opened it: what this one holds on the route drains the same way.
+  // A state another instance decided: the gauge follows it (that instance counted the
+  // transition), and what this one holds on a route it opened drains the same way.
   board.onAdopt((route, from, to) => {
+    metrics.setBreakerState(route, to);
     if (to === 'open' && from === 'closed') drain(route, 'breaker opened by another instance');
   });
   blocklist.onLeave((route, entry) => drain(route, `${entry.layer}: ${entry.reason}`));
@@ -129,7 +131,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     sampler: timeline,
     read: readMetrics,
     now,
-    tiers: Object.fromEntries(Object.entries(config.roles).map(([name, role]) => [name, role.tier])),
+    roles,
     canary: config.canary ? { mode: config.canary.mode, watch: config.canary.watch, ladderMs: config.canary.ladder, intervalMs: config.canary.interval } : null,
   });
   let pageAssets: DashboardAssets | null = null;

@@ -103,7 +103,8 @@ main(process.argv.slice(2)).then(
       process.exitCode = 64;
       return;
     }
-    process.stderr.write(`warden: ${(e as Error).message ?? String(e)}\n`);
-    process.exitCode = 1;
+    // A command that failed half-way (the fleet up, the gateway not) must not linger on its
+    // open sockets: exit once the message is out.
+    process.stderr.write(`warden: ${(e as Error).message ?? String(e)}\n`, () => process.exit(1));
   },
 );

@@ -30,8 +30,20 @@ export interface RoleNumbers {
   costPerRequest: number | null;
 }
 
+export interface ModelNumbers {
+  model: string;
+  /** Role requests whose first attempt went to the model (warden_first_attempts_total). */
+  firstAttempts: number;
+  /** Those that left it after a failure (warden_fallbacks_total by from_model). */
+  fallbacks: number;
+  /** fallbacks ÷ firstAttempts, null without any. */
+  fallbackRate: number | null;
+}
+
 export interface Counterfactuals {
   roles: RoleNumbers[];
+  /** The fallback rate per model since start, exactly: the chart's series summed. */
+  models: ModelNumbers[];
   breakers: {
     openings: number;
     /** Time routes spent open or half-open, counted when they closed again. */
@@ -97,8 +109,16 @@ export function counterfactuals(reading: Reading, tiers: Readonly<Record<string,
   const firstTry = reading.sumBy(METRIC.breakerRecoveries, 'first_try');
   const recoveries = (firstTry.get('true') ?? 0) + (firstTry.get('false') ?? 0);
   const openings = reading.has(METRIC.breakerOpenings) ? reading.total(METRIC.breakerOpenings) : reading.total(METRIC.breakerTransitions, (l) => l.to === 'open');
+  const started = reading.sumBy(METRIC.firstAttempts, 'model');
+  const leaving = reading.sumBy(METRIC.fallbacks, 'from_model');
+  const models = [...new Set([...started.keys(), ...leaving.keys()])].sort().map((model): ModelNumbers => {
+    const firstAttempts = started.get(model) ?? 0;
+    const fallbacks = leaving.get(model) ?? 0;
+    return { model, firstAttempts, fallbacks, fallbackRate: ratio(fallbacks, firstAttempts) };
+  });
   return {
     roles,
+    models,
     breakers: {
       openings,
       openSeconds: reading.total(METRIC.breakerOpenSeconds),

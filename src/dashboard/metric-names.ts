@@ -10,6 +10,8 @@ export const METRIC = {
   roleResults: 'warden_role_requests_total',
   /** {role, reason, from_model, to_model}. */
   fallbacks: 'warden_fallbacks_total',
+  /** {role, model}: one per role request, the model of its first attempt (the fallback rate's denominator). */
+  firstAttempts: 'warden_first_attempts_total',
   /** {route, to}. */
   breakerTransitions: 'warden_breaker_transitions_total',
   /** {route}. */

@@ -1,9 +1,10 @@
 // Everything the page shows, in one JSON answer per poll (GET /admin/dashboard): routes,
-// runtime blocks, the time series, the counterfactual numbers and the audit log as filtered.
+// roles, runtime blocks, the time series, the counterfactual numbers and the audit log as filtered.
 import type { RouteView } from '../health/index.js';
 import type { AuditEvent, RuntimeBlock } from '../state/index.js';
-import { counterfactuals, type Counterfactuals, type Tier } from './counterfactuals.js';
+import { counterfactuals, type Counterfactuals } from './counterfactuals.js';
 import { Reading, type MetricFamily } from './reading.js';
+import { dashboardRoles, tiersOf, type DashboardRoles, type RoleSource } from './roles.js';
 import { dashboardRoute, type DashboardRoute } from './routes.js';
 import type { TimelinePoint, TimelineSampler } from './timeline.js';
 
@@ -19,6 +20,7 @@ export interface DashboardSnapshot {
   at: number;
   canary: { mode: string; watch: readonly string[]; ladderMs: readonly number[]; intervalMs: number } | null;
   routes: DashboardRoute[];
+  roles: DashboardRoles;
   /** Runtime incident entries (layer 2); manual sheds and restores show on their routes. */
   blocks: RuntimeBlock[];
   timeline: { everyMs: number; points: TimelinePoint[] };
@@ -33,7 +35,8 @@ export interface DashboardDataOptions {
   /** The registry now, for the running totals behind the counterfactual numbers. */
   read: () => Promise<readonly MetricFamily[]>;
   now: () => number;
-  tiers: Readonly<Record<string, Tier>>;
+  /** The roles as they serve now (YAML and runtime overlay): the Roles panel and the counterfactuals' tiers. */
+  roles: RoleSource;
   canary: DashboardSnapshot['canary'];
 }
 
@@ -43,13 +46,15 @@ export class DashboardData {
   async snapshot(query: AuditQuery): Promise<DashboardSnapshot> {
     const reading = Reading.of(await this.o.read());
     const { limit, ...filter } = query;
+    const roles = dashboardRoles(this.o.roles);
     return {
       at: this.o.now(),
       canary: this.o.canary,
       routes: this.o.control.views().map(dashboardRoute),
+      roles,
       blocks: this.o.control.runtimeBlocks().filter((b) => b.kind === 'block'),
       timeline: { everyMs: this.o.sampler.everyMs, points: this.o.sampler.points() },
-      counterfactuals: counterfactuals(reading, this.o.tiers),
+      counterfactuals: counterfactuals(reading, tiersOf(roles)),
       audit: { query, events: this.o.audit(limit, filter) },
     };
   }

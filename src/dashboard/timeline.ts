@@ -3,7 +3,7 @@
 // ring. Nothing is counted twice: the request path only feeds /metrics, as before.
 import { parseRouteId } from '../catalog/index.js';
 import { METRIC } from './metric-names.js';
-import { Reading, type Labels, type MetricFamily } from './reading.js';
+import { Reading, type MetricFamily } from './reading.js';
 
 export interface TimelinePoint {
   /** End of the interval, epoch ms (the gateway's clock). */
@@ -11,13 +11,14 @@ export interface TimelinePoint {
   seconds: number;
   /** Requests by the model of the route that answered or ended them. */
   requests: Record<string, number>;
+  /** Role requests by the model of their first attempt. */
+  firstAttempts: Record<string, number>;
   /** Requests that left their first route after a failure, by the model of that route. */
   fallbacks: Record<string, number>;
   /**
-   * Per model with traffic in the interval: requests that fell back from it ÷ requests that
-   * started on it, at most 1. Requests started on a model are those that ended on its routes,
-   * plus those that left it and were answered by another model, less those that came to it
-   * from another model. A request whose whole chain failed counts where it ended.
+   * Per model with traffic in the interval: requests that fell back from it ÷ role requests
+   * whose first attempt went to it (warden_fallbacks_total{from_model} ÷
+   * warden_first_attempts_total{model}), at most 1.
    */
   fallbackRate: Record<string, number>;
   /** Mean time to the first token per route over the interval, ms (routes that streamed). */
@@ -66,16 +67,14 @@ export class Timeline {
 
   #point(delta: Reading, at: number, seconds: number): TimelinePoint {
     const requests = byModel(delta.sumBy(METRIC.requests, 'route'), this.#modelOf);
+    const started = delta.sumBy(METRIC.firstAttempts, 'model');
     const leaving = delta.sumBy(METRIC.fallbacks, 'from_model');
-    const crossing = (l: Labels) => l.from_model !== l.to_model && isModel(l.to_model);
-    const crossOut = delta.sumBy(METRIC.fallbacks, 'from_model', crossing);
-    const crossIn = delta.sumBy(METRIC.fallbacks, 'to_model', crossing);
     const fallbackRate: Record<string, number> = {};
-    for (const model of new Set([...Object.keys(requests), ...leaving.keys()])) {
+    for (const model of new Set([...started.keys(), ...leaving.keys()])) {
       const out = leaving.get(model) ?? 0;
-      const started = (requests[model] ?? 0) + (crossOut.get(model) ?? 0) - (crossIn.get(model) ?? 0);
-      // A fallback and the request's end can fall in neighbouring intervals: never above 1.
-      const denominator = Math.max(started, out);
+      // A first attempt is counted when it starts, its fallback when the request ends: the two
+      // can fall in neighbouring intervals, so never above 1.
+      const denominator = Math.max(started.get(model) ?? 0, out);
       if (denominator > 0) fallbackRate[model] = out / denominator;
     }
     const tokenSum = delta.sumBy(METRIC.firstTokenSum, 'route');
@@ -87,13 +86,8 @@ export class Timeline {
     const openings = delta.has(METRIC.breakerOpenings)
       ? delta.sumBy(METRIC.breakerOpenings, 'route')
       : delta.sumBy(METRIC.breakerTransitions, 'route', (l) => l.to === 'open');
-    return { at, seconds, requests, fallbacks: nonZero(leaving), fallbackRate, firstTokenMs, breakerOpenings: nonZero(openings) };
+    return { at, seconds, requests, firstAttempts: nonZero(started), fallbacks: nonZero(leaving), fallbackRate, firstTokenMs, breakerOpenings: nonZero(openings) };
   }
-}
-
-/** A fallback the tier answered (degrade message, default, 503) names no model: `none`. */
-function isModel(name: string | undefined): boolean {
-  return name !== undefined && name !== '' && name !== 'none';
 }
 
 function byModel(byRoute: Map<string, number>, modelOf: (route: string) => string | null): Record<string, number> {

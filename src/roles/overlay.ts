@@ -8,14 +8,23 @@ import { RoleError } from './errors.js';
 /** A role as written through the admin API (plain JSON), before validation. */
 export type RoleEntry = Record<string, unknown>;
 
+/** One role's last change: who (the admin token's name, or `auto`), when (epoch ms) and why. */
+export interface RoleNote {
+  at: number;
+  by: string;
+  reason: string;
+}
+
 export interface RoleOverlay {
   roles: Readonly<Record<string, RoleEntry>>;
+  /** The last change of each role in `roles` (an overlay stored before these were kept has none). */
+  changes: Readonly<Record<string, RoleNote>>;
   /** Who changed it last, when (epoch ms); null for an empty overlay never written. */
   updatedAt: number | null;
   updatedBy: string | null;
 }
 
-export const EMPTY_OVERLAY: RoleOverlay = Object.freeze({ roles: Object.freeze({}), updatedAt: null, updatedBy: null });
+export const EMPTY_OVERLAY: RoleOverlay = Object.freeze({ roles: Object.freeze({}), changes: Object.freeze({}), updatedAt: null, updatedBy: null });
 
 /** The base with the overlay's roles in place of its own; throws `invalid_role` naming the field. */
 export function effectiveConfig(base: WardenConfig, roles: Readonly<Record<string, RoleEntry>>): WardenConfig {
@@ -47,12 +56,18 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-/** The overlay with one role's entry set (or removed with null): a new object, the old one untouched. */
-export function withEntry(overlay: RoleOverlay, name: string, entry: RoleEntry | null, by: string, at: number): RoleOverlay {
+/** The overlay with one role's entry set (or removed with null) by `note`: a new object, the old one untouched. */
+export function withEntry(overlay: RoleOverlay, name: string, entry: RoleEntry | null, note: RoleNote): RoleOverlay {
   const roles = { ...overlay.roles };
-  if (entry === null) delete roles[name];
-  else roles[name] = entry;
-  return { roles, updatedAt: at, updatedBy: by };
+  const changes = { ...overlay.changes };
+  if (entry === null) {
+    delete roles[name];
+    delete changes[name];
+  } else {
+    roles[name] = entry;
+    changes[name] = note;
+  }
+  return { roles, changes, updatedAt: note.at, updatedBy: note.by };
 }
 
 /** A stored overlay as far as it can be read; anything malformed reads as no overlay. */
@@ -60,8 +75,13 @@ export function readOverlay(value: unknown): RoleOverlay {
   if (!isPlainObject(value) || !isPlainObject(value.roles)) return EMPTY_OVERLAY;
   const roles: Record<string, RoleEntry> = {};
   for (const [name, entry] of Object.entries(value.roles)) if (isPlainObject(entry)) roles[name] = entry;
+  const changes: Record<string, RoleNote> = {};
+  for (const [name, note] of Object.entries(isPlainObject(value.changes) ? value.changes : {})) {
+    if (name in roles && isPlainObject(note) && typeof note.at === 'number' && typeof note.by === 'string' && typeof note.reason === 'string') changes[name] = { at: note.at, by: note.by, reason: note.reason };
+  }
   return {
     roles,
+    changes,
     updatedAt: typeof value.updatedAt === 'number' ? value.updatedAt : null,
     updatedBy: typeof value.updatedBy === 'string' ? value.updatedBy : null,
   };

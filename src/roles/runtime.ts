@@ -11,7 +11,7 @@ import type { Store } from '../state/index.js';
 import type { Audit, Logger } from '../telemetry/index.js';
 import { diff, type FieldChange } from './diff.js';
 import { RoleError } from './errors.js';
-import { EMPTY_OVERLAY, effectiveConfig, entryOf, mergePatch, withEntry, type RoleEntry, type RoleOverlay } from './overlay.js';
+import { EMPTY_OVERLAY, effectiveConfig, entryOf, mergePatch, withEntry, type RoleEntry, type RoleNote, type RoleOverlay } from './overlay.js';
 import { isRoleLayerKey, loadOverlay, loadRollouts, saveRoleLayer, type Rollouts } from './persist.js';
 import { RolloutTracker, type RolloutFigures } from './rollout.js';
 import type { RolloutStep } from './rules.js';
@@ -110,7 +110,7 @@ export class RoleRuntime {
     let overlay = this.#overlay;
     const rollouts = { ...this.#rollouts };
     for (const name of names) {
-      overlay = withEntry(overlay, name, null, meta.by, this.o.now());
+      overlay = withEntry(overlay, name, null, this.#note(meta));
       delete rollouts[name];
     }
     const effective = effectiveConfig(this.#base, overlay.roles);
@@ -164,6 +164,7 @@ export class RoleRuntime {
       base: this.#base.roles,
       overlay: {
         roles: this.#overlay.roles,
+        changes: this.#overlay.changes,
         updatedAt: this.#overlay.updatedAt,
         updatedBy: this.#overlay.updatedBy,
         active: this.#rejected === null,
@@ -192,7 +193,7 @@ export class RoleRuntime {
 
   #write(name: string, entry: RoleEntry | null, type: string, meta: ChangeMeta): RoleChange {
     const before = this.#effective.roles[name];
-    const overlay = withEntry(this.#overlay, name, entry, meta.by, this.o.now());
+    const overlay = withEntry(this.#overlay, name, entry, this.#note(meta));
     const effective = effectiveConfig(this.#base, overlay.roles);
     const after = effective.roles[name];
     let rollouts = this.#rollouts;
@@ -205,6 +206,10 @@ export class RoleRuntime {
     this.#commit(overlay, rollouts, effective);
     this.o.audit.record(type, null, { role: name, by: meta.by, reason: meta.reason, diff: changes, ...meta.detail });
     return { role: name, effective: after ?? null, diff: changes };
+  }
+
+  #note(meta: ChangeMeta): RoleNote {
+    return { at: this.o.now(), by: meta.by, reason: meta.reason };
   }
 
   #diff(name: string, next: WardenConfig): FieldChange[] {

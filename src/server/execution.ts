@@ -115,6 +115,8 @@ export class ChatExecution {
         this.#planner.skip(choice);
         continue;
       }
+      // Once per role request: the model it started on, the fallback rate's denominator.
+      if (role && this.#planner.attempts === 1) this.d.metrics.recordFirstAttempt(role.name, choice.model.name);
       let result = await this.#attempt(choice);
       while (!this.#clientGone && result.kind === 'status' && result.status === 429) {
         wait ??= new WaitBudget(role?.config.retry.maxWait ?? 0, role?.config.retry.budget ?? 0);

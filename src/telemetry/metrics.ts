@@ -56,9 +56,10 @@ export class GatewayMetrics {
   readonly #cost = new BatchedCounter({ name: 'warden_cost_usd_total', help: 'Token cost from usage and configured prices, per role and model', labelNames: ['role', 'model'], registry: this.registry });
   readonly #tokens = new BatchedCounter({ name: 'warden_tokens_total', help: 'Tokens from usage, per role, model and kind', labelNames: ['role', 'model', 'kind'], registry: this.registry });
   readonly #attempts = new BatchedCounter({ name: 'warden_upstream_attempts_total', help: 'Upstream attempts by route and error class (none when answered)', labelNames: ['route', 'error_class'], registry: this.registry });
+  readonly #firstAttempts = new BatchedCounter({ name: 'warden_first_attempts_total', help: 'Role requests by the model of their first attempt: the denominator of the fallback rate per model', labelNames: ['role', 'model'], registry: this.registry });
   readonly #fallbacks = new BatchedCounter({ name: 'warden_fallbacks_total', help: 'Role requests that left their first route after a failure, by reason, first model and answering model (none: the tier answered)', labelNames: ['role', 'reason', 'from_model', 'to_model'], registry: this.registry });
   readonly #strictUnavailable = new BatchedCounter({ name: 'warden_strict_unavailable_total', help: 'The 503 a strict-tier role answers when its model could not', labelNames: ['role'], registry: this.registry });
-  readonly #breakerState = new Gauge({ name: 'warden_breaker_state', help: 'Breaker state per route since its first transition: 0 closed, 1 half_open, 2 open', labelNames: ['route'], registers: [this.registry] });
+  readonly #breakerState = new Gauge({ name: 'warden_breaker_state', help: 'Breaker state per route since its first transition here or adopted from another instance: 0 closed, 1 half_open, 2 open', labelNames: ['route'], registers: [this.registry] });
   readonly #breakerOpenings = new Counter({ name: 'warden_breaker_openings_total', help: 'Breaker openings per route (from closed, or again from half_open)', labelNames: ['route'], registers: [this.registry] });
   readonly #probeResults = new Counter({ name: 'warden_canary_probe_results_total', help: 'Canary probe results by probe and verdict (invalidated: voided by a positive control)', labelNames: ['probe', 'verdict'], registers: [this.registry] });
   readonly #quarantines = new Counter({ name: 'warden_quarantines_total', help: 'Canary quarantines by the first failing probe of the deciding round (probe:reason)', labelNames: ['reason'], registers: [this.registry] });
@@ -92,6 +93,11 @@ export class GatewayMetrics {
     this.#attempts.inc([route, errorClass]);
   }
 
+  /** Once per role request, with the model its first attempt went to (warden_fallbacks_total's `from_model` counts against it). */
+  recordFirstAttempt(role: string, model: string): void {
+    this.#firstAttempts.inc([role, model]);
+  }
+
   /** `reason` as the fallback ledger writes it (`transport:upstream_status_503`); `toModel` is `none` when no model answered. */
   recordFallback(role: string, reason: string, fromModel: string, toModel: string): void {
     this.#fallbacks.inc([role, reason, fromModel, toModel]);
@@ -111,10 +117,15 @@ export class GatewayMetrics {
 
   recordBreakerTransition(route: string, to: string, openMs: number | null, firstTry: boolean | null): void {
     this.#breakerTransitions.labels(route, to).inc();
-    this.#breakerState.labels(route).set(BREAKER_STATE_VALUE[to] ?? 0);
+    this.setBreakerState(route, to);
     if (to === 'open') this.#breakerOpenings.labels(route).inc();
     if (openMs !== null) this.#breakerOpenSeconds.labels(route).inc(openMs / 1000);
     if (firstTry !== null) this.#recoveries.labels(route, String(firstTry)).inc();
+  }
+
+  /** The state gauge alone: a state another instance decided and this one adopted (that instance counted the transition). */
+  setBreakerState(route: string, state: string): void {
+    this.#breakerState.labels(route).set(BREAKER_STATE_VALUE[state] ?? 0);
   }
 
   recordEscalation(role: string, signal: string): void {

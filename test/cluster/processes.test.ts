@@ -73,7 +73,7 @@ describe('instances as processes', { skip: missing ?? false }, () => {
         return events.length > roundsBefore && events[0]!.at >= killedAt ? events : null;
       }, 'the new leader runs the next round');
       assert.ok(rounds.length > roundsBefore);
-      assert.ok(procs[next!]!.lines.some((l) => l.includes('canary lease taken')), 'the new leader says so in its log');
+      await until(() => procs[next!]!.lines.some((l) => l.includes('canary lease taken')), 'the new leader says so in its log');
     } finally {
       for (const p of procs) await p.kill();
       await redis.close();
@@ -136,7 +136,7 @@ describe('instances as processes', { skip: missing ?? false }, () => {
         }, 'the audit events of both instances, before and during the outage');
         for (const w of want) assert.equal(seen.filter((e) => e === w).length, 1, `${w} once on ${name}, not replayed twice: ${JSON.stringify(await auditOf(p))}`);
       }
-      assert.ok(a.lines.some((l) => l.includes('Redis store degraded')) && a.lines.some((l) => l.includes('Redis store recovered')), 'the log says so');
+      await until(() => a.lines.some((l) => l.includes('Redis store degraded')) && a.lines.some((l) => l.includes('Redis store recovered')), 'the log says so');
     } finally {
       running = false;
       await Promise.all(load);

@@ -1,8 +1,9 @@
 // The dashboard in real Chromium (Debian's, driven by playwright-core) against a gateway and
 // the simulated fleet with one provider whose replies start with stray tokens: canary rounds
 // run from the page's button quarantine it, the Release button frees it, the audit panel shows
-// it, the other manual actions work, and no JavaScript error is logged at any point. Each step
-// leaves a screenshot under test-artifacts/dashboard/.
+// it, the other manual actions work, a role's chain is changed, rolled out and rolled back from
+// the Roles panel, and no JavaScript error is logged at any point. Each step leaves a
+// screenshot under test-artifacts/dashboard/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -74,15 +75,15 @@ describe('dashboard in Chromium', { skip: absent }, () => {
     await page.screenshot({ path: `${ARTIFACTS}${String(++step).padStart(2, '0')}-${name}.png`, fullPage: true });
   };
   const row = (route: string) => page.locator(`#routes tbody tr[data-route="${route}"]`);
-  /** Confirms the open dialog and waits for the action's result line; returns its text. */
-  const confirm = async (screenshot?: string) => {
+  /** Confirms the open dialog and waits for the action's result line (`ok` unless said); returns its text. */
+  const confirm = async (screenshot?: string, outcome: 'ok' | 'error' = 'ok') => {
     await page.locator('#confirm').waitFor({ state: 'visible' });
     if (screenshot) await shot(screenshot);
     await page.click('#confirm-ok');
     const line = page.locator(`#result[data-seq="${++results}"]`);
     await line.waitFor();
     const text = (await line.textContent()) ?? '';
-    assert.equal(await line.getAttribute('data-outcome'), 'ok', text);
+    assert.equal(await line.getAttribute('data-outcome'), outcome, text);
     return text;
   };
 
@@ -95,7 +96,7 @@ describe('dashboard in Chromium', { skip: absent }, () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('console', (msg) => {
-      if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+      if (msg.type() === 'error') errors.push(`console: ${msg.text()} at ${msg.location().url}`);
     });
     page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
   });
@@ -190,6 +191,72 @@ describe('dashboard in Chromium', { skip: absent }, () => {
 
     await page.selectOption('#audit-route', route);
     for (const type of ['block_added', 'block_removed', 'shed_manual', 'restore_manual']) await page.locator(`#audit tbody tr[data-type="${type}"]`).waitFor();
+    assert.deepEqual(errors, []);
+  });
+
+  test('a role changed through the Roles panel: a refusal names the field; the change shows as overlay and serves the next request; a rollout compared side by side, rolled back; the overlay dropped', async () => {
+    const role = page.locator('#role-table tbody tr[data-role="chat"]');
+    const text = async () => (await role.textContent()) ?? '';
+    /** Opens a role action's dialog and fills its inputs (`#confirm-<name>`). */
+    const act = async (action: string, fill: Record<string, string>) => {
+      await role.locator(`button[data-action="${action}"]`).click();
+      await page.locator('#confirm').waitFor({ state: 'visible' });
+      for (const [name, value] of Object.entries(fill)) await page.fill(`#confirm-${name}`, value);
+    };
+    const routeOf = async () => {
+      const { response } = await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'Which route answers now?' }] }).withResponse();
+      return response.headers.get('x-warden-route') ?? '';
+    };
+    await role.waitFor();
+    assert.equal(await role.getAttribute('data-source'), 'yaml');
+    assert.match(await text(), /chat-main → chat-small.*nonempty, prefix.*auto.*yaml/);
+
+    await act('chain', {});
+    assert.equal(await page.inputValue('#confirm-models'), 'chat-main, chat-small', 'the dialog starts from the chain as it serves');
+    await page.fill('#confirm-models', 'chat-small, chat-smal');
+    await page.fill('#confirm-reason', 'chat-main is slow today');
+    const refused = await confirm('role-chain-refused', 'error');
+    assert.match(refused, /roles\.chat\.models\[1\]: unknown model "chat-smal" \(did you mean "chat-small"\?\)/);
+    assert.match(refused, /invalid_role, field roles\.chat\.models\[1\]/);
+    assert.equal(await role.getAttribute('data-source'), 'yaml', 'a refused change changes nothing');
+    // Chromium logs every 4xx answer as a failed resource: the refusal asked for above is the one allowed.
+    assert.deepEqual(errors.splice(0), [`console: Failed to load resource: the server responded with a status of 400 (Bad Request) at ${h.url}/admin/roles/chat`]);
+
+    await act('chain', { models: 'chat-small, chat-main', reason: 'chat-main is slow today' });
+    assert.match(await confirm('role-chain-confirm'), /Changed chat: models; it now serves chat-small → chat-main/);
+    await page.locator('#role-table tbody tr[data-role="chat"][data-source="overlay"]').waitFor();
+    assert.match(await text(), /chat-small → chat-main/);
+    assert.match(await text(), /YAML: chat-main → chat-small/);
+    assert.match(await text(), /by admin, .*chat-main is slow today/);
+    assert.equal(await routeOf(), 'chat-small@direct', 'the next request uses the new chain');
+    await shot('role-overlay');
+
+    await act('rollout', { candidate: 'chat-main', weight: '50', reason: 'compare chat-main again' });
+    assert.match(await confirm(), /Started a rollout on chat: chat-main takes 50%, chat-small 50%/);
+    for (let i = 0; i < 8; i++) await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: `Hello from user ${i}` }] }, { headers: { 'x-warden-sticky': `user-${i}` } });
+    // The figures row holds one line per model; all eight requests show once the next poll lands.
+    const arms = page.locator('tr[data-figures-for="chat"] tr[data-arm]');
+    const counted = () => arms.evaluateAll((rows) => rows.reduce((n, r) => n + Number(r.children[2]?.textContent), 0));
+    for (let tries = 0; tries < 50 && (await counted()) !== 8; tries++) await page.waitForTimeout(100);
+    assert.equal(await counted(), 8, 'each request on one arm');
+    assert.deepEqual(await arms.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-arm'))), ['chat-main', 'chat-small'], 'candidate first');
+    assert.match(await text(), /chat-main 50% · chat-small 50%/);
+    assert.match((await arms.first().textContent()) ?? '', /candidate.*50%/);
+    await shot('role-rollout');
+
+    await act('rollback', { reason: 'chat-main still fails the gate' });
+    assert.match(await confirm('role-rollback-confirm'), /Rolled back chat: it now serves chat-small → chat-main/);
+    await page.locator('tr[data-figures-for="chat"]').waitFor({ state: 'detached' });
+    assert.equal(await routeOf(), 'chat-small@direct', 'the chain from before the rollout, exactly');
+
+    await act('drop', { reason: 'chat-main is back to normal' });
+    assert.match(await confirm(), /Dropped the overlay of chat: it now serves chat-main → chat-small/);
+    await page.locator('#role-table tbody tr[data-role="chat"][data-source="yaml"]').waitFor();
+    assert.match(await routeOf(), /^chat-main@openrouter\//);
+
+    await page.selectOption('#audit-route', '');
+    for (const type of ['role_changed', 'rollout_started', 'rollout_rolled_back', 'role_overlay_dropped']) await page.locator(`#audit tbody tr[data-type="${type}"]`).first().waitFor();
+    await shot('role-audit');
     assert.deepEqual(errors, []);
   });
 

@@ -97,4 +97,49 @@ describe('dashboard server side', () => {
     assert.deepEqual((snapshot.audit.events as any[]).map((e) => e.type), ['block_added']);
     assert.equal(snapshot.canary, null);
   });
+
+  test('the roles as they serve: a runtime change shows as overlay with who, when and why, the tiers follow it, a rollout shows its arms', async () => {
+    const send = async (method: string, path: string, body: unknown) => {
+      const res = await fetch(`${h.url}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      assert.equal(res.ok, true, `${method} ${path}: ${await res.text()}`);
+    };
+    const roles = async () => {
+      const snapshot = (await admin('/admin/dashboard')).body;
+      return { snapshot, byName: new Map((snapshot.roles.roles as any[]).map((r) => [r.name, r])) };
+    };
+    let { snapshot, byName } = await roles();
+    for (const b of snapshot.blocks as any[]) await send('DELETE', `/admin/blocklist/${b.id}`, {});
+    assert.deepEqual(byName.get('chat'), { name: 'chat', tier: 'degrade', models: ['chat-main', 'chat-small'], checks: [], thinking: 'auto', escalation: null, source: 'yaml', added: false, yamlModels: null, change: null, rollout: null });
+    assert.deepEqual(snapshot.roles.models, ['chat-main', 'chat-small']);
+    assert.deepEqual(snapshot.roles.overlay, { updatedAt: null, updatedBy: null, rejected: null });
+
+    await send('PATCH', '/admin/roles/reasoning', { tier: 'degrade', models: ['chat-small', 'chat-main'], reason: 'strict 503s during incident 7' });
+    ({ snapshot, byName } = await roles());
+    const reasoning = byName.get('reasoning');
+    assert.equal(reasoning.source, 'overlay');
+    assert.equal(reasoning.tier, 'degrade');
+    assert.deepEqual(reasoning.models, ['chat-small', 'chat-main']);
+    assert.deepEqual(reasoning.yamlModels, ['chat-main']);
+    assert.deepEqual(reasoning.change, { at: clock.now(), by: 'admin', reason: 'strict 503s during incident 7' });
+    const numbers = (snapshot.counterfactuals.roles as any[]).find((r) => r.role === 'reasoning');
+    assert.equal(numbers.tier, 'degrade', 'the counterfactual numbers follow the runtime tier');
+    assert.equal(numbers.strictUnavailableRate, null);
+
+    await send('POST', '/admin/roles/chat/rollout', { candidate: 'chat-small', weight: 50, reason: 'try the small one' });
+    for (let i = 0; i < 6; i++) await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: `Hi ${i}` }] }, { headers: { 'x-warden-sticky': `user-${i}` } });
+    ({ byName } = await roles());
+    const rollout = byName.get('chat').rollout;
+    assert.equal(byName.get('chat').source, 'overlay');
+    assert.equal(rollout.candidate, 'chat-small');
+    assert.deepEqual(rollout.arms.map((a: any) => [a.model, a.weight]), [['chat-small', 50], ['chat-main', 50]]);
+    assert.equal(rollout.arms.reduce((n: number, a: any) => n + a.requests, 0), 6, 'each request on one arm');
+    assert.ok(rollout.arms.every((a: any) => 'fallbackRate' in a && 'qualityFailureRate' in a && 'latencyP50Ms' in a && 'costUsd' in a));
+    assert.deepEqual(rollout.started, { at: clock.now(), by: 'admin', reason: 'try the small one' });
+
+    await send('POST', '/admin/roles/chat/rollout/rollback', { reason: 'enough' });
+    await send('DELETE', '/admin/roles/overlay', { reason: 'back to the YAML' });
+    ({ snapshot, byName } = await roles());
+    assert.deepEqual([...byName.values()].map((r) => [r.name, r.source, r.tier, r.rollout]), [['chat', 'yaml', 'degrade', null], ['reasoning', 'yaml', 'strict', null]]);
+    assert.equal((snapshot.counterfactuals.roles as any[]).find((r) => r.role === 'reasoning').tier, 'strict');
+  });
 });

@@ -25,8 +25,12 @@ const SMALL = 'chat-small@direct';
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
 
 /** Running totals as the registry would hold them after some traffic. */
-function registry(n: { mainA: number; mainB: number; small: number; toSmall: number; sameModel: number; none: number; ftSum: number; ftCount: number; openings?: number }): MetricFamily[] {
+function registry(n: { mainA: number; mainB: number; small: number; firstMain?: number; firstSmall?: number; toSmall: number; sameModel: number; none: number; ftSum: number; ftCount: number; openings?: number }): MetricFamily[] {
   const families: MetricFamily[] = [
+    counter('warden_first_attempts_total', [
+      [{ role: 'chat', model: 'chat-main' }, n.firstMain ?? 0],
+      [{ role: 'chat', model: 'chat-small' }, n.firstSmall ?? 0],
+    ]),
     counter('warden_requests_total', [
       [{ role: 'chat', route: MAIN_A, outcome: 'ok' }, n.mainA],
       [{ role: 'chat', route: MAIN_B, outcome: 'ok' }, n.mainB],
@@ -50,26 +54,33 @@ function registry(n: { mainA: number; mainB: number; small: number; toSmall: num
 describe('timeline', () => {
   test('the first point counts from the gateway start; later ones are the change since the last reading', () => {
     const timeline = new Timeline({ startedAt: T0 });
-    const first = timeline.add(registry({ mainA: 4, mainB: 0, small: 1, toSmall: 1, sameModel: 0, none: 0, ftSum: 0.8, ftCount: 2 }), T0 + 5_000);
+    const first = timeline.add(registry({ mainA: 4, mainB: 0, small: 1, firstMain: 5, toSmall: 1, sameModel: 0, none: 0, ftSum: 0.8, ftCount: 2 }), T0 + 5_000);
     assert.equal(first.seconds, 5);
     assert.deepEqual(first.requests, { 'chat-main': 4, 'chat-small': 1 });
-    // chat-main: 4 ended on it + 1 answered by chat-small after leaving it = 5 started, 1 fell back.
+    assert.deepEqual(first.firstAttempts, { 'chat-main': 5 });
+    // 5 requests started on chat-main, 1 left it.
     assert.equal(first.fallbackRate['chat-main'], 1 / 5);
-    // chat-small: 1 ended on it, but it came from chat-main: none started there.
+    // chat-small answered one, but no request started there.
     assert.equal(first.fallbackRate['chat-small'], undefined);
     assert.deepEqual(first.firstTokenMs, { [MAIN_A]: 400 });
 
-    const second = timeline.add(registry({ mainA: 10, mainB: 6, small: 5, toSmall: 3, sameModel: 2, none: 1, ftSum: 2.8, ftCount: 4 }), T0 + 10_000);
+    const second = timeline.add(registry({ mainA: 10, mainB: 6, small: 5, firstMain: 19, firstSmall: 2, toSmall: 3, sameModel: 2, none: 1, ftSum: 2.8, ftCount: 4 }), T0 + 10_000);
     assert.equal(second.at, T0 + 10_000);
     assert.deepEqual(second.requests, { 'chat-main': 12, 'chat-small': 4 });
-    // 12 ended on chat-main (the endpoint retries and the exhausted one among them) + 2 answered
-    // by chat-small = 14 started; 2 + 2 + 1 left their first route.
+    // 14 more started on chat-main; 2 + 2 + 1 left it (to another model, to another of its endpoints, to the tier).
+    assert.deepEqual(second.firstAttempts, { 'chat-main': 14, 'chat-small': 2 });
     assert.equal(second.fallbackRate['chat-main'], 5 / 14);
     assert.deepEqual(second.fallbacks, { 'chat-main': 5 });
-    // chat-small: 4 ended there, 2 of them came from chat-main: 2 started, none fell back.
     assert.equal(second.fallbackRate['chat-small'], 0);
     assert.deepEqual(second.firstTokenMs, { [MAIN_A]: 1000 }, '2 s more over 2 more tokens, summed over roles');
     assert.deepEqual(timeline.points().map((p) => p.at), [T0 + 5_000, T0 + 10_000]);
+  });
+
+  test('a fallback counted in the interval after its first attempt never makes a rate above 1', () => {
+    const timeline = new Timeline({ startedAt: T0 });
+    const base = { mainA: 0, mainB: 0, small: 0, sameModel: 0, none: 0, ftSum: 0, ftCount: 0 };
+    timeline.add(registry({ ...base, firstMain: 1, toSmall: 0 }), T0 + 5_000);
+    assert.equal(timeline.add(registry({ ...base, firstMain: 1, toSmall: 1, small: 1 }), T0 + 10_000).fallbackRate['chat-main'], 1);
   });
 
   test('an interval without traffic has no rate and no latency, rather than zeros', () => {
@@ -143,8 +154,11 @@ describe('timeline', () => {
     metrics.recordFirstToken('chat', MAIN_A, 0.05);
     metrics.recordFirstToken('chat', MAIN_A, 0.15);
     metrics.recordBreakerTransition(MAIN_B, 'open', null, null);
+    for (let i = 0; i < 4; i++) metrics.recordFirstAttempt('chat', 'chat-main');
+    metrics.recordFallback('chat', 'transport:upstream_status_503', 'chat-main', 'chat-small');
     const point = await sampler.sample();
     assert.deepEqual(point.requests, { 'chat-main': 2 });
+    assert.deepEqual(point.fallbackRate, { 'chat-main': 1 / 4 });
     assert.deepEqual(point.firstTokenMs, { [MAIN_A]: 100 });
     assert.deepEqual(point.breakerOpenings, { [MAIN_B]: 1 });
   });
@@ -179,6 +193,20 @@ describe('counterfactual numbers', () => {
     assert.equal(cf.roles.find((r) => r.role === 'idle')!.requests, 0, 'configured roles show even before traffic');
     assert.deepEqual(cf.strict, { requests: 10, unavailable: 1, rate: 1 / 10 });
     assert.deepEqual(cf.breakers, { openings: 4, openSeconds: 90, recoveries: 4, firstTryRecoveries: 3, firstTryRate: 3 / 4 });
+  });
+
+  test('the fallback rate per model since start: fallbacks from the model ÷ first attempts on it, over all roles', () => {
+    const reading = Reading.of([
+      counter('warden_first_attempts_total', [[{ role: 'chat', model: 'chat-main' }, 16], [{ role: 'creative', model: 'chat-main' }, 4], [{ role: 'chat', model: 'chat-small' }, 2]]),
+      counter('warden_fallbacks_total', [
+        [{ role: 'chat', reason: 'transport:upstream_status_503', from_model: 'chat-main', to_model: 'chat-small' }, 3],
+        [{ role: 'creative', reason: 'quality:stray_prefix', from_model: 'chat-main', to_model: 'none' }, 2],
+      ]),
+    ]);
+    assert.deepEqual(counterfactuals(reading, {}).models, [
+      { model: 'chat-main', firstAttempts: 20, fallbacks: 5, fallbackRate: 0.25 },
+      { model: 'chat-small', firstAttempts: 2, fallbacks: 0, fallbackRate: 0 },
+    ]);
   });
 
   test('the dedicated strict-tier counter is preferred when the gateway has it', () => {

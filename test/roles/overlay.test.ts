@@ -94,5 +94,7 @@ test('diff names each changed field with before and after', () => {
 
 test('a stored overlay that is not one reads as empty; non-object entries are skipped', () => {
   assert.deepEqual(readOverlay('nonsense').roles, {});
-  assert.deepEqual(readOverlay({ roles: { chat: { models: ['x'] }, bad: 3 }, updatedBy: 'alice', updatedAt: 5 }), { roles: { chat: { models: ['x'] } }, updatedAt: 5, updatedBy: 'alice' });
+  assert.deepEqual(readOverlay({ roles: { chat: { models: ['x'] }, bad: 3 }, updatedBy: 'alice', updatedAt: 5 }), { roles: { chat: { models: ['x'] } }, changes: {}, updatedAt: 5, updatedBy: 'alice' });
+  const note = { at: 5, by: 'alice', reason: 'cheaper' };
+  assert.deepEqual(readOverlay({ roles: { chat: { models: ['x'] } }, changes: { chat: note, gone: note, bad: { at: 'x' } } }).changes, { chat: note }, 'a change note only for a role in the overlay');
 });

@@ -53,6 +53,8 @@ describe('the role overlay across restarts', () => {
     const view = (await admin(second.url, ALICE, 'GET', '/admin/roles')).body;
     assert.deepEqual(view.overlay.roles.chat, { models: ['chat-new', 'chat-main'] });
     assert.equal(view.overlay.updatedBy, 'alice');
+    assert.equal(view.overlay.changes.chat.by, 'alice', 'who changed each role, and why, is kept with it');
+    assert.equal(view.overlay.changes.chat.reason, 'move chat to the new model');
     assert.equal(view.overlay.active, true);
     await close();
   });

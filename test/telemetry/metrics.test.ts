@@ -53,8 +53,12 @@ test('the degraded share and the breaker gauge are derived without per-request w
   assert.equal(sample(text, 'warden_breaker_openings_total', { route: 'm@p' }), 2, 'a reopening from half_open is an opening');
   metrics.recordBreakerTransition('n@p', 'closed', 30_000, true);
   metrics.recordRoleResult('chat', 'degraded');
+  metrics.setBreakerState('o@p', 'open');
   text = await metrics.text();
   assert.equal(sample(text, 'warden_breaker_state', { route: 'n@p' }), 0);
+  assert.equal(sample(text, 'warden_breaker_state', { route: 'o@p' }), 2, 'a state adopted from another instance');
+  assert.equal(total(text, 'warden_breaker_transitions_total', { route: 'o@p' }), 0, 'whose transition that instance counted');
+  assert.equal(total(text, 'warden_breaker_openings_total', { route: 'o@p' }), 0);
   assert.equal(sample(text, 'warden_degraded_share', { role: 'chat' }), 3 / 9, 'counts handed over at the last scrape still count');
   assert.equal(sample(text, 'warden_role_requests_total', { role: 'chat', result: 'degraded' }), 2);
 });
@@ -94,6 +98,11 @@ test('requests, fallbacks, breakers and canary rounds show on /metrics under the
     assert.equal(sample(text, 'warden_upstream_attempts_total', { route: 'd@d', error_class: 'none' }), 1);
     assert.equal(sample(text, 'warden_fallbacks_total', { role: 'chat', reason: 'transport:upstream_status_503', from_model: 'a', to_model: 'b' }), 1);
     assert.equal(sample(text, 'warden_fallbacks_total', { role: 'sorry', reason: 'transport:upstream_status_503', from_model: 'd', to_model: 'none' }), 1);
+    // Once per role request, under the model of its first attempt: the fallback rate's denominator.
+    assert.equal(sample(text, 'warden_first_attempts_total', { role: 'chat', model: 'a' }), 1);
+    assert.equal(sample(text, 'warden_first_attempts_total', { role: 'sorry', model: 'd' }), 2);
+    assert.equal(sample(text, 'warden_first_attempts_total', { role: 'strict', model: 's' }), 1);
+    assert.equal(total(text, 'warden_first_attempts_total'), 4, 'a fallback is not a first attempt');
     assert.equal(sample(text, 'warden_breaker_state', { route: 'a@a' }), 2);
     assert.equal(sample(text, 'warden_breaker_openings_total', { route: 'a@a' }), 1);
     assert.equal(sample(text, 'warden_degraded_share', { role: 'sorry' }), 0.5);
@@ -103,6 +112,21 @@ test('requests, fallbacks, breakers and canary rounds show on /metrics under the
     assert.ok(total(text, 'warden_canary_probe_results_total', { verdict: 'fail' }) >= 1);
     assert.equal(total(text, 'warden_quarantines_total'), 1);
     assert.match(text, /^warden_quarantines_total\{reason="[a-z]+:[a-z_]+"\} 1$/m);
+  } finally {
+    await h.close();
+  }
+});
+
+test('a breaker state adopted from another instance moves the gauge, not the transition counters', async () => {
+  const h = await startHarness({ scenario: SCENARIO, configYaml: config });
+  try {
+    const at = Date.now();
+    h.gateway.store.putBreaker('b@b', { state: 'open', consecutiveFailures: 5, level: 0, openedAt: at, retryAt: at + 30_000, probeUntil: null, closedAt: null, probes: 0, recent: [] });
+    h.gateway.breakers.adopt('b@b');
+    const text = await (await fetch(`${h.url}/metrics`)).text();
+    assert.equal(sample(text, 'warden_breaker_state', { route: 'b@b' }), 2);
+    assert.equal(total(text, 'warden_breaker_transitions_total', { route: 'b@b' }), 0);
+    assert.equal(total(text, 'warden_breaker_openings_total', { route: 'b@b' }), 0);
   } finally {
     await h.close();
   }

@@ -10,11 +10,13 @@ export const token = {
 };
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, param = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    /** The field at fault, when the gateway names one (`roles.chat.models[1]`, `reason`). */
+    this.param = param;
   }
 }
 
@@ -35,6 +37,6 @@ export async function api(method, path, body) {
   } catch {
     data = null;
   }
-  if (!res.ok) throw new ApiError(res.status, data?.error?.code ?? `http_${res.status}`, data?.error?.message ?? `HTTP ${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, data?.error?.code ?? `http_${res.status}`, data?.error?.message ?? `HTTP ${res.status}`, data?.error?.param ?? null);
   return data;
 }

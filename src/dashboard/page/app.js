@@ -1,5 +1,6 @@
 // The dashboard page: asks for the admin token, polls GET /admin/dashboard every 2 s and
-// redraws only the panels whose data changed, and runs the manual actions after a confirmation.
+// redraws only the panels whose data changed, and runs the manual actions (on routes and on
+// roles) after a confirmation.
 import { api, token } from './api.js';
 import { auditParams, renderAudit, renderAuditFilters } from './audit.js';
 import { renderBlocks } from './blocks.js';
@@ -7,7 +8,9 @@ import { renderChart } from './charts.js';
 import { confirmAction, showResult } from './dialog.js';
 import { $ } from './dom.js';
 import { count, ms, percent, time } from './format.js';
-import { renderNumbers } from './numbers.js';
+import { renderModelRates, renderNumbers } from './numbers.js';
+import { roleAction } from './role-actions.js';
+import { renderRoles } from './roles.js';
 import { renderRoutes } from './routes.js';
 
 const POLL_MS = 2000;
@@ -49,14 +52,18 @@ function render(snapshot) {
   $('#run-round').hidden = snapshot.canary === null;
   const minute = Math.floor(snapshot.at / 60_000);
   draw('routes', [snapshot.routes, [...state.expanded], snapshot.canary, minute], () => renderRoutes($('#routes tbody'), snapshot, state.expanded));
+  draw('roles', [snapshot.roles, minute], () => renderRoles($('#role-table tbody'), snapshot.roles, snapshot.at));
   const points = snapshot.timeline.points;
   const empty = (none) => (points.length ? none : `No data yet: a point is added every ${Math.round(snapshot.timeline.everyMs / 100) / 10} s.`);
   draw('timeline', points, () => {
-    renderChart($('#chart-fallback'), points, { field: 'fallbackRate', format: percent, max: 1, empty: empty('No requests in this window.'), detail: (p, n) => ` (${count(p.fallbacks[n] ?? 0)} fell back, ${count(p.requests[n] ?? 0)} ended here)` });
+    renderChart($('#chart-fallback'), points, { field: 'fallbackRate', format: percent, max: 1, empty: empty('No requests in this window.'), detail: (p, n) => ` (${count(p.fallbacks[n] ?? 0)} of ${count(p.firstAttempts[n] ?? 0)} first attempts fell back)` });
     renderChart($('#chart-first-token'), points, { field: 'firstTokenMs', format: ms, tick: (v) => (v >= 1000 ? `${+(v / 1000).toFixed(1)} s` : `${v} ms`), empty: empty('No streamed answers in this window.') });
     renderChart($('#chart-openings'), points, { field: 'breakerOpenings', kind: 'bar', format: count, empty: empty('No breaker has opened in this window.') });
   });
-  draw('numbers', snapshot.counterfactuals, () => renderNumbers($('#cards'), $('#roles tbody'), snapshot.counterfactuals));
+  draw('numbers', snapshot.counterfactuals, () => {
+    renderNumbers($('#cards'), $('#roles tbody'), snapshot.counterfactuals);
+    renderModelRates($('#model-rates tbody'), snapshot.counterfactuals.models);
+  });
   draw('blocks', [snapshot.blocks, minute], () => renderBlocks($('#blocks tbody'), snapshot));
   renderAuditFilters(snapshot);
   draw('audit', snapshot.audit.events, () => renderAudit($('#audit tbody'), snapshot.audit.events, state.opened));
@@ -123,7 +130,7 @@ async function addBlock(route) {
     text: 'Adds a runtime incident block: the route takes no new request at once (in-flight requests drain). It is kept across restarts until removed or expired.',
     confirmLabel: 'Block',
     reason: { required: true, placeholder: 'e.g. garbled replies since 14:05' },
-    ttl: true,
+    fields: [{ name: 'ttl', label: 'Expires after (optional: 30m, 2h, 1d)', optional: true }],
   });
   if (!answer) return;
   await perform(`Block ${route}`, async () => {
@@ -166,7 +173,8 @@ async function perform(label, fn) {
   try {
     showResult('ok', await fn());
   } catch (e) {
-    showResult('error', `${label} failed: ${e.message}${e.code ? ` (${e.code})` : ''}`);
+    const why = [e.code, e.param ? `field ${e.param}` : null].filter(Boolean).join(', ');
+    showResult('error', `${label} failed: ${e.message}${why ? ` (${why})` : ''}`);
   }
   await refresh();
 }
@@ -200,6 +208,11 @@ function wire() {
       return;
     }
     void routeAction(action, route);
+  });
+  $('#role-table').addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-action]');
+    const role = button && state.snapshot?.roles.roles.find((r) => r.name === button.dataset.role);
+    if (role) void roleAction(button.dataset.action, role, perform);
   });
   $('#blocks').addEventListener('click', (event) => {
     const button = event.target.closest('button[data-action="remove"]');

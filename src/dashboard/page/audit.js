@@ -8,6 +8,8 @@ const KNOWN_TYPES = [
   'quarantine', 'would_quarantine', 'floor_held', 'release_early', 'would_release', 'expired', 'released', 'retest_language',
   'probe_invalidated', 'canary_round', 'block_added', 'block_removed', 'shed', 'shed_manual', 'restore_manual', 'manual_cleared',
   'breaker_open', 'breaker_half_open', 'breaker_closed', 'config_fault',
+  'role_changed', 'role_overlay_dropped', 'role_overlay_rejected', 'rollout_started', 'rollout_advanced', 'rollout_promoted', 'rollout_rolled_back',
+  'config_reloaded', 'config_reload_rejected',
 ];
 const seenTypes = new Set(KNOWN_TYPES);
 
@@ -59,7 +61,7 @@ export function renderAudit(tbody, events, opened) {
 /** One line from the detail's telling fields; the whole detail unfolds below it. */
 function summary(detail) {
   const parts = [];
-  for (const key of ['reason', 'why', 'cause', 'reasons', 'by', 'step', 'from', 'alert', 'mode', 'routes', 'id']) {
+  for (const key of ['role', 'roles', 'reason', 'why', 'cause', 'reasons', 'by', 'step', 'from', 'alert', 'mode', 'routes', 'id']) {
     const v = detail?.[key];
     if (v === undefined || v === null || v === '') continue;
     parts.push(`${key}: ${Array.isArray(v) ? (v.length > 3 ? `${v.slice(0, 3).join(', ')}, …` : v.join(', ')) : typeof v === 'object' ? '…' : v}`);

@@ -1,15 +1,16 @@
 // The confirmation every manual action asks for (an in-page dialog, so it can be read,
 // filled in and clicked like the rest of the page), and the line that shows its result.
-import { $ } from './dom.js';
+import { $, el } from './dom.js';
 
 /**
- * Opens the dialog; resolves with `{reason, ttl}` on Confirm, null on Cancel or Escape.
- * `reason`: null to hide the field, else `{required, value, placeholder}`; `ttl`: show the expiry field.
+ * Opens the dialog; resolves with `{reason, <field name>: value, …}` on Confirm, null on
+ * Cancel or Escape. `reason`: null to hide the field, else `{required, value, placeholder}`;
+ * `fields`: inputs above the reason, each `{name, label, value, placeholder, list, inputmode,
+ * optional}` (its input's id is `confirm-<name>`; the first one not optional takes the focus).
  */
-export function confirmAction({ title, text, confirmLabel = 'Confirm', reason = null, ttl = false }) {
+export function confirmAction({ title, text, confirmLabel = 'Confirm', reason = null, fields = [] }) {
   const dialog = $('#confirm');
   const reasonInput = $('#confirm-reason');
-  const ttlInput = $('#confirm-ttl');
   const error = $('#confirm-error');
   const ok = $('#confirm-ok');
   const cancel = $('#confirm-cancel');
@@ -18,8 +19,9 @@ export function confirmAction({ title, text, confirmLabel = 'Confirm', reason = 
   $('#reason-field').hidden = reason === null;
   reasonInput.value = reason?.value ?? '';
   reasonInput.placeholder = reason?.placeholder ?? '';
-  $('#ttl-field').hidden = !ttl;
-  ttlInput.value = '';
+  const inputs = fields.map((f) => el('input', { id: `confirm-${f.name}`, autocomplete: 'off', spellcheck: 'false', placeholder: f.placeholder, list: f.list, inputmode: f.inputmode }));
+  inputs.forEach((input, i) => (input.value = fields[i].value ?? ''));
+  $('#confirm-fields').replaceChildren(...fields.map((f, i) => el('label', { class: 'field' }, f.label, inputs[i])));
   error.hidden = true;
   ok.textContent = confirmLabel;
 
@@ -39,7 +41,9 @@ export function confirmAction({ title, text, confirmLabel = 'Confirm', reason = 
         reasonInput.focus();
         return;
       }
-      finish({ reason: why, ttl: ttlInput.value.trim() });
+      const answer = { reason: why };
+      fields.forEach((f, i) => (answer[f.name] = inputs[i].value.trim()));
+      finish(answer);
     };
     const onCancel = (event) => {
       event?.preventDefault?.();
@@ -49,7 +53,7 @@ export function confirmAction({ title, text, confirmLabel = 'Confirm', reason = 
     cancel.addEventListener('click', onCancel);
     dialog.addEventListener('cancel', onCancel);
     dialog.showModal();
-    (reason === null ? ok : reasonInput).focus();
+    (inputs.find((_, i) => !fields[i].optional) ?? (reason === null ? ok : reasonInput)).focus();
   });
 }
 

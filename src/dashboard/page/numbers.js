@@ -26,6 +26,19 @@ export function renderNumbers(cards, tbody, cf) {
   tbody.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 8, class: 'empty' }, 'No roles configured.'))]));
 }
 
+/** The fallback rate per model since start: fallbacks from the model ÷ first attempts on it. */
+export function renderModelRates(tbody, models) {
+  const rows = models.map((m) =>
+    el('tr', { dataset: { model: m.model } },
+      el('td', { class: 'id' }, m.model),
+      el('td', { class: 'num' }, count(m.firstAttempts)),
+      el('td', { class: 'num' }, count(m.fallbacks)),
+      el('td', { class: 'num' }, percent(m.fallbackRate)),
+    ),
+  );
+  tbody.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 4, class: 'empty' }, 'No role requests yet.'))]));
+}
+
 function card(label, value, note) {
   return el('div', { class: 'card' }, el('div', { class: 'label' }, label), el('div', { class: 'value' }, value), el('div', { class: 'sub' }, note));
 }
