@@ -114,7 +114,7 @@ export class AttemptPlanner {
       this.#failedEndpoints.set(model.name, failed);
       // Faults follow the inference endpoint (seed 000): another endpoint of the same model
       // is worth a try, unless nothing is left of it.
-      if (!this.#hasOtherEndpoints(model) || this.plan.pinnedEndpoint !== null) this.#spentModels.add(model.name);
+      if (this.plan.pinnedEndpoint !== null || !hasOpenEndpoint(model, this.#ignored(model, null))) this.#spentModels.add(model.name);
     } else {
       this.#spentModels.add(model.name);
     }
@@ -143,21 +143,22 @@ export class AttemptPlanner {
         return this.#target(model, probeEndpoint, model.routeIdFor(probeEndpoint), true);
       }
     }
+    const ignored = this.#ignored(model, this.plan.pinnedEndpoint);
     // Every endpoint out of service: asking the aggregator would only earn a 404 ("no allowed
     // providers"), so the model is skipped like an open route, and the next one is tried.
-    if (model.adapter.hasEndpoints && this.plan.pinnedEndpoint === null && !this.#hasOtherEndpoints(model)) return null;
+    if (ignored.length > 0 && !hasOpenEndpoint(model, ignored)) return null;
     const routeId = this.plan.pinnedEndpoint !== null ? model.routeIdFor(this.plan.pinnedEndpoint) : model.directRouteId;
     const admission = this.health.admit(routeId);
     if (!admission.admitted) {
       refused.push({ model, routeId, at: admission.retryAt });
       return null;
     }
-    return this.#target(model, this.plan.pinnedEndpoint, routeId, admission.probe);
+    return this.#target(model, this.plan.pinnedEndpoint, routeId, admission.probe, '', ignored);
   }
 
-  #target(model: CatalogModel, pinned: string | null, routeId: string, probe: boolean, why = ''): AttemptChoice {
+  #target(model: CatalogModel, pinned: string | null, routeId: string, probe: boolean, why = '', ignored = this.#ignored(model, pinned)): AttemptChoice {
     const thinking = this.options.escalate && model === this.plan.escalationModel ? this.options.escalationThinking : this.plan.thinking;
-    return { model, routeId, pinnedEndpoint: pinned, ignoredEndpoints: this.#ignored(model, pinned), probe, thinking, why };
+    return { model, routeId, pinnedEndpoint: pinned, ignoredEndpoints: ignored, probe, thinking, why };
   }
 
   /** What the aggregator must keep out: blocked endpoints and those this request saw fail. */
@@ -168,15 +169,15 @@ export class AttemptPlanner {
     return failed ? [...blocked, ...[...failed].filter((e) => !blocked.includes(e))] : blocked;
   }
 
-  #hasOtherEndpoints(model: CatalogModel): boolean {
-    if (model.routes.length === 0) return true; // not discovered yet: the aggregator decides
-    const failed = this.#failedEndpoints.get(model.name);
-    const blocked = this.health.ignoredEndpoints(model);
-    return model.routes.some((r) => r.endpoint !== null && !failed?.has(r.endpoint) && !blocked.includes(r.endpoint));
-  }
 }
 
 const NONE: readonly string[] = [];
+
+/** Whether an endpoint of the model is left outside `ignored`; a model not discovered yet leaves it to the aggregator. */
+function hasOpenEndpoint(model: CatalogModel, ignored: readonly string[]): boolean {
+  if (model.routes.length === 0) return true;
+  return model.routes.some((r) => r.endpoint !== null && !ignored.includes(r.endpoint));
+}
 
 interface Refused {
   model: CatalogModel;

@@ -6,14 +6,15 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'n
 import type { Clock } from '../clock/index.js';
 import { GatewayError } from '../protocol/errors.js';
 import { spliceModel } from '../protocol/splice.js';
-import type { ChatRequest, Usage } from '../protocol/types.js';
+import type { ChatRequest } from '../protocol/types.js';
 import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
 import type { QualityGate } from '../routing/gate.js';
-import type { Audit, ErrorClass, GatewayMetrics, Logger, Outcome, RequestLog, Span, SpanSource, Spans } from '../telemetry/index.js';
+import type { Audit, GatewayMetrics, Logger, Outcome, RequestLog, SpanSource } from '../telemetry/index.js';
 import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
 import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
+import { RequestRecord } from './request-record.js';
 import { StreamRelay } from './relay-stream.js';
 import { sendError, sendRaw } from './respond.js';
 import { sendSyntheticAnswer } from './synthetic.js';
@@ -67,15 +68,7 @@ export class ChatExecution {
   #planner: AttemptPlanner;
   #gate: QualityGate | null;
   #original: ChatRequest;
-  #spans: Spans | null;
-  /** The request's span and its open attempt's; null without tracing. */
-  #span: Span | null;
-  #attemptSpan: Span | null = null;
-  /** How the open attempt ended, as far as known; null when no attempt is open. */
-  #attemptClass: ErrorClass | null = null;
-  /** For a rollout arm's figures (plan.observer): what the request cost, answers the gate failed. */
-  #costUsd = 0;
-  #qualityFailures = 0;
+  #record: RequestRecord;
 
   constructor(
     private readonly d: ExecutionDeps,
@@ -84,8 +77,7 @@ export class ChatExecution {
     const role = r.plan.role;
     this.#gate = role ? d.gateFor(role.name) : null;
     this.#original = r.body;
-    this.#spans = d.tracing.spans;
-    this.#span = this.#spans?.request(r.plan.label, r.requestId, r.startedAt, r.stream) ?? null;
+    this.#record = new RequestRecord(d, r.plan, r.requestId, r.startedAt, r.stream, this.#gate !== null);
     this.#planner = new AttemptPlanner(r.plan, d.health, {
       maxFallbacks: role && r.plan.pinnedEndpoint === null ? role.config.maxFallbacks : 0,
       strict: role?.config.tier === 'strict',
@@ -128,17 +120,17 @@ export class ChatExecution {
         } catch {
           break;
         }
-        this.#endAttempt(choice.routeId, 'rate_limited');
+        this.#record.endAttempt(choice.routeId, 'rate_limited');
         result = await this.#attempt(choice);
       }
       if (this.#clientGone) {
-        this.#endAttempt(choice.routeId, 'aborted');
+        this.#record.endAttempt(choice.routeId, 'aborted');
         this.#finish(choice.routeId, 'client_aborted');
         return;
       }
       const failed = this.#settle(choice, result);
       if (!failed) return;
-      this.#endAttempt(this.#servedRoute(choice, failed.servedEndpoint));
+      this.#record.endAttempt(this.#servedRoute(choice, failed.servedEndpoint));
       this.#failures.push(failed);
       last = failed;
     }
@@ -146,11 +138,7 @@ export class ChatExecution {
 
   #attempt(choice: AttemptChoice): Promise<AttemptResult> {
     const { model } = choice;
-    this.#attemptClass = 'none';
-    if (this.#spans) {
-      const last = this.#failures.at(-1);
-      this.#attemptSpan = this.#spans.attempt(this.#span!, this.#planner.attempts, choice.routeId, model.name, choice.why, last ? `${last.outcome}:${last.reason}` : null);
-    }
+    this.#record.attemptStarted(this.#planner.attempts, choice.routeId, model.name, choice.why, this.#failures.at(-1));
     // When the model name is the only change, the client's own bytes go out (see splice.ts).
     const onlyModel = choice.thinking === 'auto' && choice.pinnedEndpoint === null && choice.ignoredEndpoints.length === 0;
     let payload: string | Buffer | null = onlyModel ? spliceModel(this.r.raw, this.#original.model, model.upstreamModel) : null;
@@ -210,7 +198,7 @@ export class ChatExecution {
         onFirstToken: (served) => {
           const route = this.#servedRoute(choice, served);
           onServed(route);
-          this.d.metrics.recordFirstToken(this.r.plan.label, route, this.#elapsed() / 1000);
+          this.d.metrics.recordFirstToken(this.r.plan.label, route, this.#record.elapsed() / 1000);
         },
       },
       resolve,
@@ -222,7 +210,7 @@ export class ChatExecution {
     const served = result.servedEndpoint;
     const route = this.#servedRoute(choice, served);
     const probe = route === choice.routeId && choice.probe;
-    this.#attemptClass = errorClassOf(result);
+    this.#record.attemptSettled(errorClassOf(result));
     switch (result.kind) {
       case 'status': {
         const outcome = classifyStatus(result.status);
@@ -252,7 +240,7 @@ export class ChatExecution {
           const verdict = this.#gate?.judge({ text: typeof message?.content === 'string' ? message.content : '', finishReason: completion.choices[0]?.finish_reason ?? null }, this.r.language);
           if (verdict && !verdict.passed) return this.#qualityFailure(choice, route, served, verdict.failed!);
         }
-        this.#recordUsage(choice, result.usage);
+        this.#record.usage(choice.model, result.usage);
         sendRaw(this.r.res, 200, body, this.#headers(route, 'application/json'));
         return this.#answered(choice, route);
       }
@@ -266,9 +254,9 @@ export class ChatExecution {
         if (result.text !== null && this.#gate && failure === null) {
           // Already sent: a failure here can only be recorded, never switched silently.
           const verdict = this.#gate.judge({ text: result.text, finishReason: result.finishReason }, this.r.language);
-          if (verdict.failed) this.#recordQuality(route, verdict.failed.check, verdict.failed.reason);
+          if (verdict.failed) this.#record.qualityFailed(route, verdict.failed.check, verdict.failed.reason);
         }
-        this.#recordUsage(choice, result.usage);
+        this.#record.usage(choice.model, result.usage);
         if (failure !== null) {
           this.#ledger(route, 'failed_after_commit', choice.model.name);
           if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, 'failed');
@@ -280,7 +268,7 @@ export class ChatExecution {
   }
 
   #qualityFailure(choice: AttemptChoice, route: string, served: string | null, failed: { check: string; reason: string }): AttemptFailure {
-    this.#recordQuality(route, failed.check, failed.reason);
+    this.#record.qualityFailed(route, failed.check, failed.reason);
     return { choice, outcome: 'quality', reason: failed.reason, servedEndpoint: served };
   }
 
@@ -360,21 +348,6 @@ export class ChatExecution {
     return at === null ? 30 : Math.max(1, Math.ceil((at - this.d.clock.now()) / 1000));
   }
 
-  #recordQuality(route: string, check: string, reason: string): void {
-    this.d.metrics.recordQualityFailure(this.r.plan.label, route, check, reason);
-    this.#qualityFailures++;
-    this.#attemptClass = 'quality';
-    if (this.#attemptSpan) this.#spans!.qualityFailed(this.#attemptSpan, check, reason);
-  }
-
-  #recordUsage(choice: AttemptChoice, usage: Usage | null): void {
-    if (!usage) return;
-    const price = choice.model.config.profile?.price;
-    const usd = price ? (usage.prompt_tokens * price.input + usage.completion_tokens * price.output) / 1e6 : null;
-    this.d.metrics.recordUsage(this.r.plan.label, choice.model.name, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0, usd);
-    if (usd !== null) this.#costUsd += usd;
-  }
-
   /** `toModel`: the model whose answer went out, null when the tier answered. */
   #ledger(finalRoute: string | null, outcome: string, toModel: string | null = null): void {
     const first = this.#failures[0];
@@ -390,36 +363,14 @@ export class ChatExecution {
       finalRoute,
       outcome,
       attempts: this.#planner.attempts,
-      latencyMs: Math.round(this.#elapsed()),
+      latencyMs: Math.round(this.#record.elapsed()),
     });
   }
 
-  /** The request's end, once: metrics, its log line and its span. */
+  /** The request's end, once. */
   #finish(route: string, outcome: Outcome): null {
-    this.#endAttempt(route);
-    const ms = this.#elapsed();
-    this.d.metrics.recordRequest(this.r.plan.label, route, outcome, ms / 1000);
-    this.r.plan.observer?.ended({ outcome, failures: this.#failures.length, qualityFailures: this.#qualityFailures, latencyMs: ms, costUsd: this.#costUsd });
-    const { res, requestId } = this.r;
-    const status = res.headersSent ? res.statusCode : 499;
-    const attempts = this.#planner.attempts;
-    this.d.requestLog.write({ requestId, role: this.r.plan.label, route, attempts, outcome, status, latencyMs: Math.round(ms) });
-    if (this.#span) this.#spans!.endRequest(this.#span, route, outcome, status, attempts);
+    this.#record.finish(this.r.res, route, outcome, this.#failures.length, this.#planner.attempts);
     return null;
-  }
-
-  /** Counts the open attempt, once, and ends its span; `errorClass` overrides what #settle found. */
-  #endAttempt(route: string, errorClass: ErrorClass | null = this.#attemptClass): void {
-    if (this.#attemptClass === null || errorClass === null) return;
-    this.#attemptClass = null;
-    this.d.metrics.recordAttempt(route, errorClass);
-    if (!this.#attemptSpan) return;
-    this.#spans!.endAttempt(this.#attemptSpan, route, errorClass, this.#gate !== null);
-    this.#attemptSpan = null;
-  }
-
-  #elapsed(): number {
-    return performance.now() - this.r.startedAt;
   }
 }
 

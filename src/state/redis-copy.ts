@@ -47,13 +47,18 @@ export class LocalCopy {
     // A replaced key keeps its place, as a Map does.
     const order = map.get(key)?.order ?? (this.#lastOrder = Math.max(Date.now() * 1000, this.#lastOrder + 1));
     map.set(key, { order, value });
-    this.#touched.set(`${kind}\u0000${key}`, ++this.#seq);
+    this.touch(kind, key);
   }
 
   delete(kind: HashKind, key: string): boolean {
     const existed = this.#maps[kind].delete(key);
-    if (existed) this.#touched.set(`${kind}\u0000${key}`, ++this.#seq);
+    if (existed) this.touch(kind, key);
     return existed;
+  }
+
+  /** Marks a key as written now, as a put does, without changing it (a replayed write). */
+  touch(kind: HashKind, key: string): void {
+    this.#touched.set(`${kind}\u0000${key}`, ++this.#seq);
   }
 
   /** The field to write to Redis, or null when the key is gone. Throws if the value cannot be serialised. */
@@ -87,7 +92,7 @@ export class LocalCopy {
    * arrives later (it was sent earlier, or on the other connection's timing) must not undo it.
    */
   #applied(kind: HashKind, key: string): true {
-    this.#touched.set(`${kind}\u0000${key}`, ++this.#seq);
+    this.touch(kind, key);
     return true;
   }
 

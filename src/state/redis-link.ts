@@ -255,7 +255,14 @@ export class RedisLink {
     if (taken.list.length === 0 && HASH_KINDS.every((k) => taken.dirty[k].length === 0)) return Promise.resolve();
     const pipe = this.#cmd.pipeline();
     for (const op of taken.list) queueList(pipe, this.#keys, this.#keep, this.instance, op);
-    for (const kind of HASH_KINDS) for (const key of taken.dirty[kind]) this.#queueHash(pipe, kind, key);
+    for (const kind of HASH_KINDS) {
+      for (const key of taken.dirty[kind]) {
+        // Sent again now: a reload asked before this (the subscriber's, on reconnect) read
+        // Redis without it and must not undo it once the backlog no longer holds the key.
+        this.#local.touch(kind, key);
+        this.#queueHash(pipe, kind, key);
+      }
+    }
     return this.#exec(pipe, () => this.#backlog.restore(taken));
   }
 

@@ -5,13 +5,8 @@
 import type { CleanText } from './clean.js';
 import { Script, groupOf, isBmpUpper, letterWeight, scriptOf, type ScriptGroup } from './script.js';
 
-export interface Unit {
-  /** Span in the reply, in UTF-16 code units, for quoting evidence. */
-  start: number;
-  end: number;
-  /** What gets scored: the sentence, or the runs of a minor script in it joined by spaces. */
-  text: string;
-  group: ScriptGroup;
+/** The letter counts of a stretch of text, per script group. */
+interface LetterCounts {
   /** Letters in English letters' worth (see letterWeight): Han ×3, Hangul ×2.5, kana ×2, Arabic ×1.4. */
   weight: number;
   words: number;
@@ -20,6 +15,15 @@ export interface Unit {
   kana: number;
   /** Weight of letters inside quotation marks or emphasis. */
   quotedWeight: number;
+}
+
+export interface Unit extends LetterCounts {
+  /** Span in the reply, in UTF-16 code units, for quoting evidence. */
+  start: number;
+  end: number;
+  /** What gets scored: the sentence, or the runs of a minor script in it joined by spaces. */
+  text: string;
+  group: ScriptGroup;
   /** A minor script inside a sentence written in another. */
   embedded: boolean;
 }
@@ -41,13 +45,7 @@ const GROUP_INDEX: readonly number[] = [Script.None, Script.Latin, Script.Cyrill
   return group === undefined ? -1 : GROUPS.indexOf(group);
 });
 
-interface Accumulator {
-  weight: number;
-  words: number;
-  capitalized: number;
-  han: number;
-  kana: number;
-  quotedWeight: number;
+interface Accumulator extends LetterCounts {
   runs: number[]; // start, end pairs
 }
 
