@@ -4,6 +4,8 @@
 import type { Usage } from './types.js';
 
 const QUOTE = 0x22;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
 // Needles as buffers once: a string needle is converted on every search.
 const CHOICES = Buffer.from('"choices"');
 const USAGE = Buffer.from('"usage"');
@@ -30,22 +32,71 @@ export function peekString(body: Buffer, name: string): string | null {
   return end === -1 ? null : body.toString('utf8', i + 1, end);
 }
 
-/** The `usage` object (it holds no strings with braces), parsed alone. */
+/**
+ * The token counts of the `usage` object, read in one pass over its bytes: JSON.parse of the
+ * object alone (with the string it needs) cost about 1.3 µs a request in the bench profile.
+ * Nested objects (`prompt_tokens_details`) and keys other than the three counts are skipped;
+ * a count that is not a plain non-negative integer reads as absent.
+ */
 export function peekUsage(body: Buffer): Usage | null {
   const at = body.lastIndexOf(USAGE);
   if (at === -1) return null;
-  const open = body.indexOf(OPEN_BRACE, at);
-  if (open === -1) return null;
+  let i = at + USAGE.length;
+  while (i < body.length && (body[i]! <= 0x20 || body[i] === COLON)) i++;
+  if (body[i] !== OPEN_BRACE) return null;
+  const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   let depth = 0;
-  for (let i = open; i < body.length; i++) {
-    if (body[i] === OPEN_BRACE) depth++;
-    else if (body[i] === CLOSE_BRACE && --depth === 0) {
-      try {
-        return JSON.parse(body.toString('utf8', open, i + 1)) as Usage;
-      } catch {
-        return null;
+  let found = false;
+  for (; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === OPEN_BRACE) depth++;
+    else if (c === CLOSE_BRACE) {
+      if (--depth === 0) return found ? usage : null;
+    } else if (c === QUOTE) {
+      const keyStart = i + 1;
+      i = closingQuote(body, keyStart);
+      if (i === -1) return null;
+      if (depth !== 1) continue;
+      const key = keyOf(body, keyStart, i);
+      if (key === null) continue;
+      let j = i + 1;
+      while (j < body.length && (body[j]! <= 0x20 || body[j] === COLON)) j++;
+      let value = 0;
+      let digits = 0;
+      while (j < body.length && body[j]! >= 0x30 && body[j]! <= 0x39) {
+        value = value * 10 + body[j]! - 0x30;
+        digits++;
+        j++;
       }
+      if (digits > 0) {
+        usage[key] = value;
+        found = true;
+      }
+      i = j - 1;
     }
+  }
+  return null;
+}
+
+/** The quote that ends the string starting at `from`, past escaped ones; -1 when none does. */
+function closingQuote(body: Buffer, from: number): number {
+  for (let i = body.indexOf(QUOTE, from); i !== -1; i = body.indexOf(QUOTE, i + 1)) {
+    let backslashes = 0;
+    while (body[i - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return i;
+  }
+  return -1;
+}
+
+type CountKey = 'prompt_tokens' | 'completion_tokens' | 'total_tokens';
+const COUNT_KEYS: ReadonlyArray<[CountKey, Buffer]> = (['prompt_tokens', 'completion_tokens', 'total_tokens'] as const).map((k) => [k, Buffer.from(k)]);
+
+/** Which of the three counts the key between `start` and `end` names. */
+function keyOf(body: Buffer, start: number, end: number): CountKey | null {
+  next: for (const [key, bytes] of COUNT_KEYS) {
+    if (bytes.length !== end - start) continue;
+    for (let k = 0; k < bytes.length; k++) if (body[start + k] !== bytes[k]) continue next;
+    return key;
   }
   return null;
 }

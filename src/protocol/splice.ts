@@ -5,6 +5,24 @@
 const MODEL_KEY = Buffer.from('"model"');
 
 /**
+ * Model names as JSON string bytes, made once per name: encoding both names on every request
+ * was most of this function's cost. Names reach here only after they resolved to a role or a
+ * model of the config, so the cache is bounded by the config; the guard is for reloads.
+ */
+const encoded = new Map<string, Buffer>();
+const MAX_ENCODED = 4096;
+
+function jsonBytes(name: string): Buffer {
+  let bytes = encoded.get(name);
+  if (bytes === undefined) {
+    if (encoded.size >= MAX_ENCODED) encoded.clear();
+    bytes = Buffer.from(JSON.stringify(name));
+    encoded.set(name, bytes);
+  }
+  return bytes;
+}
+
+/**
  * The body with its top-level `"model": "<from>"` value replaced by `to`, or null when that
  * cannot be done safely (the key appears more than once, or not in the plain form).
  */
@@ -16,7 +34,13 @@ export function spliceModel(raw: Buffer, from: string, to: string): Buffer | nul
   if (raw[i] !== 0x3a) return null;
   i++;
   while (i < raw.length && raw[i]! <= 0x20) i++;
-  const value = Buffer.from(JSON.stringify(from));
-  if (!raw.subarray(i, i + value.length).equals(value)) return null;
-  return Buffer.concat([raw.subarray(0, i), Buffer.from(JSON.stringify(to)), raw.subarray(i + value.length)]);
+  const value = jsonBytes(from);
+  if (i + value.length > raw.length) return null;
+  for (let k = 0; k < value.length; k++) if (raw[i + k] !== value[k]) return null;
+  const replacement = jsonBytes(to);
+  const out = Buffer.allocUnsafe(raw.length - value.length + replacement.length);
+  raw.copy(out, 0, 0, i);
+  replacement.copy(out, i);
+  raw.copy(out, i + replacement.length, i + value.length);
+  return out;
 }

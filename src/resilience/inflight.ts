@@ -23,10 +23,9 @@ export class InFlight {
   }
 
   remove(route: string, handle: InFlightHandle): void {
-    const set = this.#byRoute.get(route);
-    if (!set) return;
-    set.delete(handle);
-    if (set.size === 0) this.#byRoute.delete(route);
+    // An empty set stays for the route's next request: routes are few (the catalog's), and
+    // dropping and re-creating it on every idle moment cost more than the rest of this class.
+    this.#byRoute.get(route)?.delete(handle);
   }
 
   count(route: string): number {

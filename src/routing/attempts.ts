@@ -51,11 +51,12 @@ export interface PlannerOptions {
 
 export class AttemptPlanner {
   #attempts = 0;
-  #failedEndpoints = new Map<string, Set<string>>();
-  #spentModels = new Set<string>();
+  // Made on the first failure: most requests succeed at once and never need them.
+  #failedEndpoints: Map<string, Set<string>> | null = null;
+  #spentModels: Set<string> | null = null;
   #earliestRetryAt: number | null = null;
   /** Routes whose recovery probe another instance is sending: not to be chosen again. */
-  #probedElsewhere = new Set<string>();
+  #probedElsewhere: Set<string> | null = null;
   readonly #models: CatalogModel[];
 
   constructor(
@@ -92,7 +93,8 @@ export class AttemptPlanner {
     // rather than failing at once; a strict role answers 503 with that time as Retry-After.
     if (refused.length === 0) return null;
     this.#earliestRetryAt = Math.min(...refused.map((r) => r.at));
-    const waiting = this.#probedElsewhere.size === 0 ? refused : refused.filter((r) => !this.#probedElsewhere.has(r.routeId));
+    const elsewhere = this.#probedElsewhere;
+    const waiting = elsewhere === null ? refused : refused.filter((r) => !elsewhere.has(r.routeId));
     if (this.options.strict || waiting.length === 0) return null;
     const soonest = waiting.reduce((a, b) => (b.at < a.at ? b : a));
     this.#attempts++;
@@ -102,27 +104,29 @@ export class AttemptPlanner {
   /** Takes back a probe choice that lost the shared probe slot: it was never sent. */
   skip(choice: AttemptChoice): void {
     this.#attempts--;
-    this.#probedElsewhere.add(choice.routeId);
+    (this.#probedElsewhere ??= new Set()).add(choice.routeId);
   }
 
   #learn(last: FailedAttempt): void {
     const { model } = last.choice;
     const endpoint = last.choice.pinnedEndpoint ?? last.servedEndpoint;
     if (model.adapter.hasEndpoints && endpoint) {
+      this.#failedEndpoints ??= new Map();
       const failed = this.#failedEndpoints.get(model.name) ?? new Set<string>();
       failed.add(endpoint);
       this.#failedEndpoints.set(model.name, failed);
       // Faults follow the inference endpoint (seed 000): another endpoint of the same model
       // is worth a try, unless nothing is left of it.
-      if (this.plan.pinnedEndpoint !== null || !hasOpenEndpoint(model, this.#ignored(model, null))) this.#spentModels.add(model.name);
+      if (this.plan.pinnedEndpoint !== null || !hasOpenEndpoint(model, this.#ignored(model, null))) (this.#spentModels ??= new Set()).add(model.name);
     } else {
-      this.#spentModels.add(model.name);
+      (this.#spentModels ??= new Set()).add(model.name);
     }
   }
 
   #order(last: FailedAttempt | null): readonly CatalogModel[] {
     if (!last) return this.#models;
-    const open = this.#models.filter((m) => !this.#spentModels.has(m.name));
+    const spent = this.#spentModels;
+    const open = spent === null ? this.#models : this.#models.filter((m) => !spent.has(m.name));
     const same = open.filter((m) => m === last.choice.model);
     const others = open.filter((m) => m !== last.choice.model);
     if (last.outcome === 'quality' && (last.reason === 'wrong_language' || last.reason === 'mixed_language') && this.options.language) {
@@ -139,7 +143,7 @@ export class AttemptPlanner {
   #choose(model: CatalogModel, refused: Refused[]): AttemptChoice | null {
     if (model.adapter.hasEndpoints && this.plan.pinnedEndpoint === null) {
       const probeEndpoint = this.health.probeEndpoint(model);
-      if (probeEndpoint !== null && !this.#failedEndpoints.get(model.name)?.has(probeEndpoint)) {
+      if (probeEndpoint !== null && !this.#failedEndpoints?.get(model.name)?.has(probeEndpoint)) {
         return this.#target(model, probeEndpoint, model.routeIdFor(probeEndpoint), true);
       }
     }
@@ -165,7 +169,7 @@ export class AttemptPlanner {
   #ignored(model: CatalogModel, pinned: string | null): readonly string[] {
     if (!model.adapter.hasEndpoints || pinned !== null) return NONE;
     const blocked = this.health.ignoredEndpoints(model);
-    const failed = this.#failedEndpoints.get(model.name);
+    const failed = this.#failedEndpoints?.get(model.name);
     return failed ? [...blocked, ...[...failed].filter((e) => !blocked.includes(e))] : blocked;
   }
 

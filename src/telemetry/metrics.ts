@@ -1,6 +1,7 @@
 // Prometheus metrics. The request path pays Map lookups, never prom-client's label hashing:
 // histogram children are cached per label set, hot counters are batched (BatchedCounter).
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { BatchedHistogram, type HistogramCell } from './batched-histogram.js';
 import { BatchedCounter } from './batched-counter.js';
 
 export type Outcome =
@@ -44,8 +45,8 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export class GatewayMetrics {
   readonly registry = new Registry();
   readonly #requests = new BatchedCounter({ name: 'warden_requests_total', help: 'Chat completion requests by role, route and outcome', labelNames: ['role', 'route', 'outcome'], registry: this.registry });
-  readonly #duration = new Histogram({ name: 'warden_request_duration_seconds', help: 'Time from request to the last byte of the answer', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  readonly #firstToken = new Histogram({ name: 'warden_first_token_seconds', help: 'Time from request to the first content token of a stream', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  readonly #duration = new BatchedHistogram({ name: 'warden_request_duration_seconds', help: 'Time from request to the last byte of the answer', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registry: this.registry });
+  readonly #firstToken = new BatchedHistogram({ name: 'warden_first_token_seconds', help: 'Time from request to the first content token of a stream', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registry: this.registry });
   readonly #rejected = new Counter({ name: 'warden_rejected_requests_total', help: 'Requests refused before reaching a route, by error code', labelNames: ['code'], registers: [this.registry] });
   readonly #roleResults = new BatchedCounter({ name: 'warden_role_requests_total', help: 'Requests per role by result: primary, fallback, degraded, default, unavailable, client_error, failed', labelNames: ['role', 'result'], registry: this.registry });
   readonly #breakerTransitions = new Counter({ name: 'warden_breaker_transitions_total', help: 'Circuit breaker transitions by route and new state', labelNames: ['route', 'to'], registers: [this.registry] });
@@ -66,7 +67,7 @@ export class GatewayMetrics {
   // Derived when scraped, so requests pay nothing for it.
   readonly #degradedShare = new Gauge({ name: 'warden_degraded_share', help: 'Share of a role\'s requests since start answered by its degrade message or default', labelNames: ['role'], registers: [this.registry], collect: () => this.#collectDegradedShare() });
   /** role → route → children: two Map lookups and no string building per request. */
-  #children = new Map<string, Map<string, { duration: Histogram.Internal<string>; firstToken: Histogram.Internal<string> }>>();
+  #children = new Map<string, Map<string, { duration: HistogramCell; firstToken: HistogramCell }>>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'warden_' });
