@@ -1,12 +1,12 @@
 // The HTTP edge on plain node:http: FINDINGS measured a framework's routing and hooks at
 // about 0.7x the throughput of the bare server, and this surface is a handful of paths.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import type { Secret } from '../config/index.js';
 import { PAGE_HEADERS, type DashboardAssets } from '../dashboard/index.js';
 import { GatewayError, isGatewayError, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
 import { handleAdmin, type AdminDeps } from './admin.js';
 import { handleChat, type ChatDeps } from './chat.js';
+import { RequestIds } from './request-id.js';
 import { sendError, sendJson, sendRaw } from './respond.js';
 
 export interface AppDeps extends ChatDeps {
@@ -22,10 +22,11 @@ export interface AppDeps extends ChatDeps {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createApp(deps: AppDeps): Server {
+  const ids = new RequestIds();
   const server = createServer((req, res) => {
     const startedAt = performance.now();
     const incomingId = req.headers['x-request-id'];
-    const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+    const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : ids.next();
     route(req, res, requestId, startedAt, deps).catch((e: unknown) => fail(req, res, e, requestId, startedAt, deps));
   });
   server.keepAliveTimeout = 65_000;

@@ -39,7 +39,21 @@ export class RequestLog {
   write(line: RequestLine): void {
     if (!this.#log.isLevelEnabled('info')) return;
     this.#destination.write(
-      `{"level":30,"time":${Date.now()},"requestId":${JSON.stringify(line.requestId)},"role":${line.role === null ? 'null' : JSON.stringify(line.role)},"route":${line.route === null ? 'null' : JSON.stringify(line.route)},"attempts":${line.attempts},"outcome":${JSON.stringify(line.outcome)},"status":${line.status},"latencyMs":${line.latencyMs},"msg":"request"}\n`,
+      `{"level":30,"time":${Date.now()},"requestId":${JSON.stringify(line.requestId)},"role":${this.#json(line.role)},"route":${this.#json(line.route)},"attempts":${line.attempts},"outcome":${this.#json(line.outcome)},"status":${line.status},"latencyMs":${line.latencyMs},"msg":"request"}\n`,
     );
+  }
+
+  /** Roles, routes and outcomes come from the config and a fixed list: each is encoded once. */
+  readonly #encoded = new Map<string, string>();
+
+  #json(value: string | null): string {
+    if (value === null) return 'null';
+    let json = this.#encoded.get(value);
+    if (json === undefined) {
+      if (this.#encoded.size >= 4096) this.#encoded.clear();
+      json = JSON.stringify(value);
+      this.#encoded.set(value, json);
+    }
+    return json;
   }
 }
