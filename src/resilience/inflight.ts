@@ -23,9 +23,13 @@ export class InFlight {
   }
 
   remove(route: string, handle: InFlightHandle): void {
-    // An empty set stays for the route's next request: routes are few (the catalog's), and
-    // dropping and re-creating it on every idle moment cost more than the rest of this class.
-    this.#byRoute.get(route)?.delete(handle);
+    const set = this.#byRoute.get(route);
+    if (!set) return;
+    set.delete(handle);
+    // Dropped when empty, not kept for the route's next request: a long-lived set (old space)
+    // taking young handles made V8 promote them, and mark-compacts went from 2 to 9 in 8 s of
+    // bench load, with p99 from 4 to 20 ms.
+    if (set.size === 0) this.#byRoute.delete(route);
   }
 
   count(route: string): number {
