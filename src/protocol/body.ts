@@ -4,29 +4,42 @@ import type { IncomingMessage } from 'node:http';
 import { bodyTooLarge, GatewayError, invalidJson, invalidRequest } from './errors.js';
 
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => receiveBody(req, limit, (error, raw) => (error ? reject(error) : resolve(raw!))));
+}
+
+/**
+ * readBody with a callback: the chat path's version, one promise and two microtask hops
+ * fewer per request than awaiting readBody (the request path's budget is counted in µs).
+ * `done` is called exactly once.
+ */
+export function receiveBody(req: IncomingMessage, limit: number, done: (error: GatewayError | null, raw: Buffer | null) => void): void {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) {
     req.resume();
-    return Promise.reject(bodyTooLarge(limit));
+    return done(bodyTooLarge(limit), null);
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(bodyTooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on('error', (e) => reject(new GatewayError(400, 'request_aborted', 'invalid_request_error', `request body could not be read: ${e.message}`)));
-    // A body cut off by the client ends in 'error' (ECONNRESET) or never ends; the response's
-    // close handler has nothing to answer then.
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = (error: GatewayError | null, raw: Buffer | null) => {
+    if (settled) return;
+    settled = true;
+    done(error, raw);
+  };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      req.removeAllListeners('data');
+      req.resume();
+      settle(bodyTooLarge(limit), null);
+      return;
+    }
+    chunks.push(chunk);
   });
+  req.on('end', () => settle(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  req.on('error', (e) => settle(new GatewayError(400, 'request_aborted', 'invalid_request_error', `request body could not be read: ${e.message}`), null));
+  // A body cut off by the client ends in 'error' (ECONNRESET) or never ends; the response's
+  // close handler has nothing to answer then.
 }
 
 /** A body that must be one JSON object (a chat request, an admin call). */

@@ -27,23 +27,30 @@ export function createApp(deps: AppDeps): Server {
     const startedAt = performance.now();
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : ids.next();
-    route(req, res, requestId, startedAt, deps).catch((e: unknown) => fail(req, res, e, requestId, startedAt, deps));
+    const onError = (e: unknown) => fail(req, res, e, requestId, startedAt, deps);
+    const path = pathOf(req.url ?? '/');
+    // The chat path outside the async router: no promise of its own until the execution's.
+    if (isChatPath(path)) {
+      try {
+        if (req.method !== 'POST') throw methodNotAllowed(req.method ?? '', path);
+        authorize(req, deps.clientKeys);
+        handleChat(req, res, requestId, startedAt, deps, onError);
+      } catch (e) {
+        onError(e);
+      }
+      return;
+    }
+    route(req, res, path, requestId, deps).catch(onError);
   });
   server.keepAliveTimeout = 65_000;
   return server;
 }
 
-async function route(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: AppDeps): Promise<void> {
+/** Every path but chat's. Chat answers carry the id among their own headers; these get it here. */
+async function route(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, deps: AppDeps): Promise<void> {
   const url = req.url ?? '/';
-  const path = pathOf(url);
-  // Chat answers carry the id among their own headers; every other answer gets it here.
-  if (!isChatPath(path)) res.setHeader('x-request-id', requestId);
+  res.setHeader('x-request-id', requestId);
   switch (path) {
-    case '/v1/chat/completions':
-    case '/chat/completions':
-      if (req.method !== 'POST') throw methodNotAllowed(req.method ?? '', path);
-      authorize(req, deps.clientKeys);
-      return handleChat(req, res, requestId, startedAt, deps);
     case '/v1/models':
     case '/models':
       authorize(req, deps.clientKeys);

@@ -1,7 +1,7 @@
 // POST /v1/chat/completions: parse once, resolve the plan, decide escalation, and hand the
 // request to its execution.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from '../protocol/body.js';
+import { receiveBody } from '../protocol/body.js';
 import { modelNotFound } from '../protocol/errors.js';
 import { lastUserText } from '../protocol/messages.js';
 import type { ChatRequest } from '../protocol/types.js';
@@ -24,8 +24,21 @@ function userLanguage(body: ChatRequest, checks: readonly string[] | undefined):
   return text ? (dominantLanguageOf(text) ?? null) : null;
 }
 
-export async function handleChat(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: ChatDeps): Promise<void> {
-  const raw = await readBody(req, deps.bodyLimit);
+/** Reads the body and runs the request; every failure, thrown or rejected, goes to `onError`. */
+export function handleChat(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: ChatDeps, onError: (e: unknown) => void): void {
+  receiveBody(req, deps.bodyLimit, (error, raw) => {
+    if (error) return onError(error);
+    let execution: ChatExecution;
+    try {
+      execution = prepare(req, res, requestId, startedAt, deps, raw!);
+    } catch (e) {
+      return onError(e);
+    }
+    execution.run().catch(onError);
+  });
+}
+
+function prepare(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: ChatDeps, raw: Buffer): ChatExecution {
   const body = parseChatRequest(raw);
   // A caller's key (a user, a conversation) keeps it on one arm of a role's rollout.
   const sticky = req.headers['x-warden-sticky'];
@@ -43,5 +56,5 @@ export async function handleChat(req: IncomingMessage, res: ServerResponse, requ
       deps.log.info({ requestId, role: role.name, score: escalation.score, cause: escalation.cause, to: role.config.escalation.model }, 'escalated');
     }
   }
-  return new ChatExecution(deps, { res, raw, requestId, startedAt, plan, body, stream: body.stream === true, language, escalation }).run();
+  return new ChatExecution(deps, { res, raw, requestId, startedAt, plan, body, stream: body.stream === true, language, escalation });
 }
