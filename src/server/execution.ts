@@ -90,7 +90,7 @@ export class ChatExecution {
 
   async run(): Promise<void> {
     const { res } = this.r;
-    res.once('close', () => {
+    res.on('close', () => {
       if (res.writableFinished) return;
       this.#clientGone = true;
       this.#exchange?.abort(CLIENT_GONE);
