@@ -55,7 +55,9 @@ export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
       for (const connections of options.connections) {
         for (const target of targets) {
           const key = `${target.name}@${connections}`;
-          runs.set(key, [...(runs.get(key) ?? []), await measureLoad(target, connections, settings)]);
+          const others = targets.filter((t) => t !== target).flatMap((t) => (t.proxy ? [t.proxy] : []));
+          const run = await env.procs.frozen(others, () => measureLoad(target, connections, settings));
+          runs.set(key, [...(runs.get(key) ?? []), run]);
         }
       }
     }
@@ -82,7 +84,8 @@ async function firstTokenInterleaved(targets: RunningTarget[], ctx: MeasureConte
   for (let done = 0; done < total; done += FIRST_TOKEN_BATCH) {
     const count = Math.min(FIRST_TOKEN_BATCH, total - done);
     for (const t of targets) {
-      const batch = await runFirstTokenBatch(ctx.env.procs, ctx.loadCore, t.name, t.url, t.bodies.stream, count);
+      const others = targets.filter((o) => o !== t).flatMap((o) => (o.proxy ? [o.proxy] : []));
+      const batch = await ctx.env.procs.frozen(others, () => runFirstTokenBatch(ctx.env.procs, ctx.loadCore, t.name, t.url, t.bodies.stream, count));
       const tally = tallies.get(t.name) as FirstTokenBatch;
       tally.samples.push(...batch.samples);
       tally.errors += batch.errors;

@@ -72,9 +72,28 @@ export class ProcessSet {
     return [...this.#children].map((c) => c.pid);
   }
 
+  /**
+   * Freezes the given children (SIGSTOP) while `measure` runs, then thaws them: the proxies
+   * are all pinned to one core, and an idle one is not idle enough — its timers, and above
+   * all the heap-shrinking collections V8 runs a few seconds after a load stops, land in the
+   * next target's measured window. Warden on Redis, measured right after Warden on SQLite in
+   * every round, paid for the SQLite process's collections that way.
+   */
+  async frozen<T>(children: readonly Child[], measure: () => Promise<T>): Promise<T> {
+    const live = children.filter((c) => this.#children.has(c));
+    for (const c of live) c.process.kill('SIGSTOP');
+    try {
+      return await measure();
+    } finally {
+      for (const c of live) if (this.#children.has(c)) c.process.kill('SIGCONT');
+    }
+  }
+
   /** SIGTERM, then SIGKILL for whoever is still there after the grace period. */
   async stop(child: Child, graceMs = 5000): Promise<void> {
     if (!this.#children.has(child)) return;
+    // A frozen child would hold SIGTERM until thawed.
+    child.process.kill('SIGCONT');
     child.process.kill('SIGTERM');
     const gone = await Promise.race([child.exited.then(() => true), sleep(graceMs).then(() => false)]);
     if (!gone) {
