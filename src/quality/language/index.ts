@@ -9,7 +9,7 @@ import { FOREIGN_GAP, judgeUnit } from './judge.js';
 import { ngramModel } from './ngram-model.js';
 import { ownLanguage, read, type Reading } from './read.js';
 import { LANGUAGE_GROUP } from './script.js';
-import { segment } from './segment.js';
+import { MIN_UNIT_WEIGHT, segment } from './segment.js';
 
 /** The 17 product languages. eld answers `ms` for Indonesian; it is reported as `id`. */
 export const LANGUAGES = ['en', 'zh', 'ja', 'ko', 'es', 'pt', 'fr', 'de', 'it', 'ru', 'ar', 'hi', 'id', 'vi', 'th', 'tr', 'pl'] as const;
@@ -64,9 +64,16 @@ export { Script, scriptOf, lowerCodeUnit } from './script.js';
  * the user's own language in a reply when neither the role nor the request names one.
  */
 export function dominantLanguageOf(text: string): Language | undefined {
+  const readings = segment(cleanForLanguage(text)).map(read);
   // Only the 17 product languages compete here: a Russian message must not be left without
   // an expected language because eld finds Ukrainian and Bulgarian close behind.
-  return dominantLanguage(segment(cleanForLanguage(text)).map(read), true) as Language | undefined;
+  const found = dominantLanguage(readings, true) as Language | undefined;
+  // Ten product languages share the Latin script, and a few words of it say little: "Hello!"
+  // read as Italian, and every English answer to it failed the check (the demo's chat role
+  // degraded on every greeting). Latin text too small to say anything on its own (a unit's
+  // minimum) sets no expectation; a script of its own (Han, Hangul, Cyrillic…) says enough.
+  if (found !== undefined && LANGUAGE_GROUP[found] === 'latin' && readings.reduce((sum, r) => sum + r.unit.weight, 0) < MIN_UNIT_WEIGHT) return undefined;
+  return found;
 }
 
 function productReading(reading: Reading): Reading {
