@@ -1,26 +1,9 @@
 // Re-targeting a request body without re-serialising it: when the only change Warden makes
 // is the `model` name, the client's bytes are reused with that one value replaced. On a long
 // conversation this saves a JSON.stringify of the whole history per attempt.
+import { jsonNameBytes } from './json-names.js';
 
 const MODEL_KEY = Buffer.from('"model"');
-
-/**
- * Model names as JSON string bytes, made once per name: encoding both names on every request
- * was most of this function's cost. Names reach here only after they resolved to a role or a
- * model of the config, so the cache is bounded by the config; the guard is for reloads.
- */
-const encoded = new Map<string, Buffer>();
-const MAX_ENCODED = 4096;
-
-function jsonBytes(name: string): Buffer {
-  let bytes = encoded.get(name);
-  if (bytes === undefined) {
-    if (encoded.size >= MAX_ENCODED) encoded.clear();
-    bytes = Buffer.from(JSON.stringify(name));
-    encoded.set(name, bytes);
-  }
-  return bytes;
-}
 
 /**
  * The body with its top-level `"model": "<from>"` value replaced by `to`, or null when that
@@ -34,10 +17,10 @@ export function spliceModel(raw: Buffer, from: string, to: string): Buffer | nul
   if (raw[i] !== 0x3a) return null;
   i++;
   while (i < raw.length && raw[i]! <= 0x20) i++;
-  const value = jsonBytes(from);
+  const value = jsonNameBytes(from);
   if (i + value.length > raw.length) return null;
   for (let k = 0; k < value.length; k++) if (raw[i + k] !== value[k]) return null;
-  const replacement = jsonBytes(to);
+  const replacement = jsonNameBytes(to);
   const out = Buffer.allocUnsafe(raw.length - value.length + replacement.length);
   raw.copy(out, 0, 0, i);
   replacement.copy(out, i);

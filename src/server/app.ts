@@ -27,8 +27,8 @@ export function createApp(deps: AppDeps): Server {
     const startedAt = performance.now();
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : ids.next();
-    const onError = (e: unknown) => fail(req, res, e, requestId, startedAt, deps);
     const path = pathOf(req.url ?? '/');
+    const onError = (e: unknown) => fail(path, res, e, requestId, startedAt, deps);
     // The chat path outside the async router: no promise of its own until the execution's.
     if (isChatPath(path)) {
       try {
@@ -95,12 +95,12 @@ function authorize(req: IncomingMessage, keys: readonly Secret[]): void {
 const pathOf = (url: string) => (url.indexOf('?') === -1 ? url : url.slice(0, url.indexOf('?')));
 const isChatPath = (path: string) => path === '/v1/chat/completions' || path === '/chat/completions';
 
-function fail(req: IncomingMessage, res: ServerResponse, e: unknown, requestId: string, startedAt: number, deps: AppDeps): void {
+function fail(path: string, res: ServerResponse, e: unknown, requestId: string, startedAt: number, deps: AppDeps): void {
   const error = isGatewayError(e) ? e : new GatewayError(500, 'internal_error', 'api_error', 'Warden failed to handle this request; see the gateway log');
   if (!isGatewayError(e)) deps.log.error({ requestId, err: e }, 'unhandled error');
   deps.metrics.recordRejected(error.code);
   // A chat request refused before its execution (auth, body, unknown model) still gets its line.
-  if (isChatPath(pathOf(req.url ?? '/'))) {
+  if (isChatPath(path)) {
     const status = res.headersSent ? res.statusCode : error.status;
     deps.requestLog.write({ requestId, role: null, route: null, attempts: 0, outcome: error.code, status, latencyMs: Math.round(performance.now() - startedAt) });
   }

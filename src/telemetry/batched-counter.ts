@@ -2,9 +2,10 @@
 // scrape time: labels() hashes its label values on every call, which the request path
 // would otherwise pay several times per request.
 import { Counter, type Registry } from 'prom-client';
+import { LabelCells } from './label-cells.js';
 
 interface Cell {
-  labels: string[];
+  labels: readonly string[];
   pending: number;
   /** Everything handed over so far: with `pending`, the running total (for derived gauges). */
   flushed: number;
@@ -12,8 +13,7 @@ interface Cell {
 
 export class BatchedCounter {
   readonly #counter: Counter;
-  readonly #root = new Map<string, unknown>();
-  readonly #cells: Cell[] = [];
+  readonly #cells = new LabelCells<Cell>((labels) => ({ labels, pending: 0, flushed: 0 }));
 
   constructor(options: { name: string; help: string; labelNames: string[]; registry: Registry }) {
     this.#counter = new Counter({
@@ -26,36 +26,16 @@ export class BatchedCounter {
   }
 
   inc(labels: readonly string[], value = 1): void {
-    this.#cell(labels).pending += value;
+    this.#cells.get(labels).pending += value;
   }
 
   /** Running totals per label set, read at scrape time by gauges derived from this counter. */
   forEach(visit: (labels: readonly string[], total: number) => void): void {
-    for (const cell of this.#cells) visit(cell.labels, cell.flushed + cell.pending);
-  }
-
-  #cell(labels: readonly string[]): Cell {
-    let node: Map<string, unknown> = this.#root;
-    for (let i = 0; i < labels.length - 1; i++) {
-      let next = node.get(labels[i]!) as Map<string, unknown> | undefined;
-      if (!next) {
-        next = new Map();
-        node.set(labels[i]!, next);
-      }
-      node = next;
-    }
-    const last = labels[labels.length - 1]!;
-    let cell = node.get(last) as Cell | undefined;
-    if (!cell) {
-      cell = { labels: [...labels], pending: 0, flushed: 0 };
-      node.set(last, cell);
-      this.#cells.push(cell);
-    }
-    return cell;
+    for (const cell of this.#cells.all) visit(cell.labels, cell.flushed + cell.pending);
   }
 
   #flush(): void {
-    for (const cell of this.#cells) {
+    for (const cell of this.#cells.all) {
       if (cell.pending === 0) continue;
       this.#counter.labels(...cell.labels).inc(cell.pending);
       cell.flushed += cell.pending;

@@ -4,6 +4,7 @@
 // in the bench profile. Exposition, JSON export and content types stay prom-client's: the
 // registry only asks a metric for get().
 import type { Metric, Registry } from 'prom-client';
+import { LabelCells } from './label-cells.js';
 
 /** One label set's buckets; observe() is the whole hot path. */
 export class HistogramCell {
@@ -55,36 +56,35 @@ export class BatchedHistogram {
   readonly help: string;
   readonly #labelNames: readonly string[];
   readonly #bounds: readonly number[];
-  #cells = new Map<string, HistogramCell>();
+  #cells: LabelCells<HistogramCell>;
 
   constructor(options: { name: string; help: string; labelNames: readonly string[]; buckets: readonly number[]; registry: Registry }) {
     this.name = options.name;
     this.help = options.help;
     this.#labelNames = options.labelNames;
     this.#bounds = [...options.buckets].sort((a, b) => a - b);
+    this.#cells = this.#newCells();
     // The registry reads name, help, type and get(); the cast is only to prom-client's class types.
     options.registry.registerMetric(this as unknown as Metric);
   }
 
-  /** The cell of one label set, in labelNames order: callers keep it rather than asking each time. */
+  /** The cell of one label set, in labelNames order: a Map walk per label, no string built. */
   labels(...values: string[]): HistogramCell {
     if (values.length !== this.#labelNames.length) throw new Error(`${this.name}: expected ${this.#labelNames.length} label values, got ${values.length}`);
-    const key = values.join('\u0000');
-    let cell = this.#cells.get(key);
-    if (!cell) {
-      cell = new HistogramCell(Object.fromEntries(this.#labelNames.map((n, i) => [n, values[i]!])), this.#bounds);
-      this.#cells.set(key, cell);
-    }
-    return cell;
+    return this.#cells.get(values);
   }
 
   get(): { name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: ExportedValue[] } {
     const values: ExportedValue[] = [];
-    for (const cell of this.#cells.values()) cell.export(this.name, values);
+    for (const cell of this.#cells.all) cell.export(this.name, values);
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 
   reset(): void {
-    this.#cells = new Map();
+    this.#cells = this.#newCells();
+  }
+
+  #newCells(): LabelCells<HistogramCell> {
+    return new LabelCells((values) => new HistogramCell(Object.fromEntries(this.#labelNames.map((n, i) => [n, values[i]!])), this.#bounds));
   }
 }

@@ -37,11 +37,17 @@ export class LogSink {
   /** pino's destination interface: one serialised line, newline included. */
   write(line: string): boolean {
     // A UTF-16 unit takes at most 3 bytes in UTF-8: checked without measuring the line.
-    if (this.#used + line.length * 3 > CHUNK_BYTES) {
-      this.#seal();
-      const taken = line.length * 3 > CHUNK_BYTES ? this.#enqueue(Buffer.from(line)) : true;
+    const worst = line.length * 3;
+    if (this.#used + worst <= CHUNK_BYTES) {
+      this.#used += this.#chunk.write(line, this.#used);
+      return true;
+    }
+    this.#flush();
+    if (worst > CHUNK_BYTES) {
+      // Longer than a chunk: queued as its own buffer, behind what came before it.
+      const taken = this.#enqueue(Buffer.from(line));
       this.#next();
-      if (line.length * 3 > CHUNK_BYTES) return taken;
+      return taken;
     }
     this.#used += this.#chunk.write(line, this.#used);
     return true;

@@ -1,7 +1,7 @@
 // Prometheus metrics. The request path pays Map lookups, never prom-client's label hashing:
-// histogram children are cached per label set, hot counters are batched (BatchedCounter).
+// hot counters and the latency histograms are batched (BatchedCounter, BatchedHistogram).
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { BatchedHistogram, type HistogramCell } from './batched-histogram.js';
+import { BatchedHistogram } from './batched-histogram.js';
 import { BatchedCounter } from './batched-counter.js';
 
 export type Outcome =
@@ -66,8 +66,6 @@ export class GatewayMetrics {
   readonly #quarantines = new Counter({ name: 'warden_quarantines_total', help: 'Canary quarantines by the first failing probe of the deciding round (probe:reason)', labelNames: ['reason'], registers: [this.registry] });
   // Derived when scraped, so requests pay nothing for it.
   readonly #degradedShare = new Gauge({ name: 'warden_degraded_share', help: 'Share of a role\'s requests since start answered by its degrade message or default', labelNames: ['role'], registers: [this.registry], collect: () => this.#collectDegradedShare() });
-  /** role → route → children: two Map lookups and no string building per request. */
-  #children = new Map<string, Map<string, { duration: HistogramCell; firstToken: HistogramCell }>>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'warden_' });
@@ -75,11 +73,11 @@ export class GatewayMetrics {
 
   recordRequest(role: string, route: string, outcome: Outcome, seconds: number): void {
     this.#requests.inc([role, route, outcome]);
-    this.#child(role, route).duration.observe(seconds);
+    this.#duration.labels(role, route).observe(seconds);
   }
 
   recordFirstToken(role: string, route: string, seconds: number): void {
-    this.#child(role, route).firstToken.observe(seconds);
+    this.#firstToken.labels(role, route).observe(seconds);
   }
 
   recordRejected(code: string): void {
@@ -160,19 +158,5 @@ export class GatewayMetrics {
       if (DEGRADED.has(result!)) sums.degraded += total;
     });
     for (const [role, { degraded, all }] of byRole) this.#degradedShare.labels(role).set(all === 0 ? 0 : degraded / all);
-  }
-
-  #child(role: string, route: string) {
-    let byRoute = this.#children.get(role);
-    if (!byRoute) {
-      byRoute = new Map();
-      this.#children.set(role, byRoute);
-    }
-    let child = byRoute.get(route);
-    if (!child) {
-      child = { duration: this.#duration.labels(role, route), firstToken: this.#firstToken.labels(role, route) };
-      byRoute.set(route, child);
-    }
-    return child;
   }
 }

@@ -1,6 +1,7 @@
 // The request log: one info line per chat request, written once when it ends (answered,
-// streamed to the end, refused or failed), flat so pino serialises it in one pass.
+// streamed to the end, refused or failed), in pino's shape and to pino's destination.
 import { pino } from 'pino';
+import { jsonName } from '../protocol/json-names.js';
 import type { Logger } from './logger.js';
 
 export interface RequestLine {
@@ -39,21 +40,9 @@ export class RequestLog {
   write(line: RequestLine): void {
     if (!this.#log.isLevelEnabled('info')) return;
     this.#destination.write(
-      `{"level":30,"time":${Date.now()},"requestId":${JSON.stringify(line.requestId)},"role":${this.#json(line.role)},"route":${this.#json(line.route)},"attempts":${line.attempts},"outcome":${this.#json(line.outcome)},"status":${line.status},"latencyMs":${line.latencyMs},"msg":"request"}\n`,
+      `{"level":30,"time":${Date.now()},"requestId":${JSON.stringify(line.requestId)},"role":${orNull(line.role)},"route":${orNull(line.route)},"attempts":${line.attempts},"outcome":${jsonName(line.outcome)},"status":${line.status},"latencyMs":${line.latencyMs},"msg":"request"}\n`,
     );
   }
-
-  /** Roles, routes and outcomes come from the config and a fixed list: each is encoded once. */
-  readonly #encoded = new Map<string, string>();
-
-  #json(value: string | null): string {
-    if (value === null) return 'null';
-    let json = this.#encoded.get(value);
-    if (json === undefined) {
-      if (this.#encoded.size >= 4096) this.#encoded.clear();
-      json = JSON.stringify(value);
-      this.#encoded.set(value, json);
-    }
-    return json;
-  }
 }
+
+const orNull = (name: string | null) => (name === null ? 'null' : jsonName(name));

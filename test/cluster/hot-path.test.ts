@@ -4,9 +4,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
-import { startFleet, parseScenario, type Fleet } from '../../src/sim/index.js';
-import { startInstances, type Instance } from '../helpers/cluster.js';
-import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import type { Fleet } from '../../src/sim/index.js';
+import { startCluster, type Cluster, type Instance } from '../helpers/cluster.js';
+import { redisMissing } from '../helpers/redis-server.js';
 
 const missing = redisMissing();
 if (missing) console.log(`# skipped: ${missing}`);
@@ -31,22 +31,19 @@ async function commandCounts(client: Redis): Promise<Map<string, number>> {
 }
 
 describe('the request path on a Redis store', { skip: missing ?? false }, () => {
-  let redis: RedisServer;
+  let cluster: Cluster;
   let fleet: Fleet;
   let node: Instance;
   let client: Redis;
 
   before(async () => {
-    redis = await startRedis();
-    fleet = await startFleet({ scenario: parseScenario(SCENARIO), port: 0 });
-    [node] = (await startInstances(1, redis.url, config(fleet))) as [Instance];
-    client = new Redis(redis.url);
+    cluster = await startCluster(1, SCENARIO, config);
+    ({ fleet, nodes: [node] } = cluster as Cluster & { nodes: [Instance] });
+    client = new Redis(cluster.redis.url);
   });
   after(async () => {
     client?.disconnect();
-    await node?.gateway.close();
-    await fleet?.close();
-    await redis?.close();
+    await cluster?.close();
   });
 
   test('healthy requests send no command to Redis', async () => {

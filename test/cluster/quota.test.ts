@@ -3,34 +3,29 @@
 // the ones over it are refused at once with a 503 that names the quota.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseScenario, startFleet, type Fleet } from '../../src/sim/index.js';
-import { startInstances, type Instance } from '../helpers/cluster.js';
-import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import type { Fleet } from '../../src/sim/index.js';
+import { startCluster, type Cluster, type Instance } from '../helpers/cluster.js';
+import { redisMissing } from '../helpers/redis-server.js';
 import { until } from '../helpers/until.js';
 
 const missing = redisMissing();
 if (missing) console.log(`# skipped: ${missing}`);
 
 describe('per-provider concurrency quota across instances', { skip: missing ?? false }, () => {
-  let redis: RedisServer;
+  let cluster: Cluster;
   let fleet: Fleet;
   let nodes: Instance[];
   before(async () => {
-    redis = await startRedis();
     // The provider never answers: admitted attempts hold their slot until the client gives up.
-    fleet = await startFleet({ scenario: parseScenario({ seed: 1, providers: { Busy: { models: ['busy/model'], faults: { hang: 1 } } } }), port: 0 });
-    nodes = await startInstances(2, redis.url, `
+    cluster = await startCluster(2, { seed: 1, providers: { Busy: { models: ['busy/model'], faults: { hang: 1 } } } }, (fleet) => `
 providers:
   busy: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('Busy')}", maxConcurrency: 4 }
 models:
   busy-model: { provider: busy, model: busy/model }
 `);
+    ({ fleet, nodes } = cluster);
   });
-  after(async () => {
-    for (const node of nodes ?? []) await node.gateway.close();
-    await fleet?.close();
-    await redis?.close();
-  });
+  after(() => cluster?.close());
 
   test('two instances hold 4 slots between them: 2 each; the rest are refused at once', async () => {
     await until(() => nodes.every((node) => node.gateway.quota?.instances === 2), 'both instances see two in the instance list');

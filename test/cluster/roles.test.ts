@@ -3,9 +3,8 @@
 // the same way for the same sticky keys, and dropping the overlay on B reaches A.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseScenario, startFleet, type Fleet } from '../../src/sim/index.js';
-import { startInstances, type Instance } from '../helpers/cluster.js';
-import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { startCluster, type Cluster, type Instance } from '../helpers/cluster.js';
+import { redisMissing } from '../helpers/redis-server.js';
 import { until } from '../helpers/until.js';
 import { admin, ALICE, BOB, rolesConfig, SCENARIO, servedBy } from '../roles/fixtures.js';
 
@@ -13,20 +12,14 @@ const missing = redisMissing();
 if (missing) console.log(`# skipped: ${missing}`);
 
 describe('role changes across instances sharing Redis', { skip: missing ?? false }, () => {
-  let redis: RedisServer;
-  let fleet: Fleet;
+  let cluster: Cluster;
   let nodes: Instance[];
 
   before(async () => {
-    redis = await startRedis();
-    fleet = await startFleet({ scenario: parseScenario(SCENARIO), port: 0 });
-    nodes = await startInstances(2, redis.url, rolesConfig(fleet));
+    cluster = await startCluster(2, SCENARIO, rolesConfig);
+    ({ nodes } = cluster);
   });
-  after(async () => {
-    for (const node of nodes ?? []) await node.gateway.close();
-    await fleet?.close();
-    await redis?.close();
-  });
+  after(() => cluster?.close());
 
   test('a chain replaced through A is used by A\u2019s next request and by B within a second', async () => {
     const [a, b] = nodes as [Instance, Instance];

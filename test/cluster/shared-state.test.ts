@@ -4,10 +4,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
-import { startFleet, parseScenario, type Fleet } from '../../src/sim/index.js';
+import type { Fleet } from '../../src/sim/index.js';
 import { ManualClock } from '../helpers/clock.js';
-import { startInstances, type Instance } from '../helpers/cluster.js';
-import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { startCluster, type Cluster, type Instance } from '../helpers/cluster.js';
+import { redisMissing } from '../helpers/redis-server.js';
 import { until } from '../helpers/until.js';
 
 const missing = redisMissing();
@@ -43,7 +43,7 @@ const HELLO = [{ role: 'user' as const, content: 'Hello!' }];
 const ROUTE = 'calc-model@flaky';
 
 describe('shared state across three instances', { skip: missing ?? false }, () => {
-  let redis: RedisServer;
+  let cluster: Cluster;
   let fleet: Fleet;
   let nodes: Instance[];
   let redisClient: Redis;
@@ -54,16 +54,13 @@ describe('shared state across three instances', { skip: missing ?? false }, () =
   const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status ?? 0);
 
   before(async () => {
-    redis = await startRedis();
-    fleet = await startFleet({ scenario: parseScenario(SCENARIO), port: 0 });
-    nodes = await startInstances(3, redis.url, config(fleet), clock);
-    redisClient = new Redis(redis.url);
+    cluster = await startCluster(3, SCENARIO, config, clock);
+    ({ fleet, nodes } = cluster);
+    redisClient = new Redis(cluster.redis.url);
   });
   after(async () => {
     redisClient?.disconnect();
-    for (const node of nodes ?? []) await node.gateway.close();
-    await fleet?.close();
-    await redis?.close();
+    await cluster?.close();
   });
 
   test('a breaker opened through A is honoured by B and C, and after the cooldown exactly one of 30 requests probes the route', async () => {

@@ -13,6 +13,8 @@ import { openGateway, type Gateway } from '../../src/gateway.js';
 import type { Clock } from '../../src/clock/index.js';
 import { RedisStore } from '../../src/state/index.js';
 import { createLogger } from '../../src/telemetry/index.js';
+import { parseScenario, startFleet, type Fleet } from '../../src/sim/index.js';
+import { startRedis, type RedisServer } from './redis-server.js';
 import { CLI } from './paths.js';
 
 export interface Instance {
@@ -37,6 +39,35 @@ export async function startInstances(n: number, redisUrl: string, configYaml: st
     instances.push({ name: String.fromCharCode(65 + i), gateway, store, url, client });
   }
   return instances;
+}
+
+/** What every cluster test stands on: a redis-server, the simulated fleet and `n` gateways on both. */
+export interface Cluster {
+  redis: RedisServer;
+  fleet: Fleet;
+  nodes: Instance[];
+  /** Gateways first, then the fleet and Redis. */
+  close(): Promise<void>;
+}
+
+/** `config` gets the started fleet (for its URLs) and must not name a state section. */
+export async function startCluster(n: number, scenario: unknown, config: (fleet: Fleet) => string, clock?: Clock): Promise<Cluster> {
+  const redis = await startRedis();
+  let fleet: Fleet | null = null;
+  const nodes: Instance[] = [];
+  const close = async () => {
+    for (const node of nodes) await node.gateway.close();
+    await fleet?.close();
+    await redis.close();
+  };
+  try {
+    fleet = await startFleet({ scenario: parseScenario(scenario), port: 0 });
+    nodes.push(...(await startInstances(n, redis.url, config(fleet), clock)));
+    return { redis, fleet, nodes, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }
 
 export interface Process {
