@@ -4,6 +4,7 @@ import type { Fleet } from './fleet.js';
 import { ForeignLoad, waitForQuiet } from './machine-load.js';
 import { cpuSeconds } from './proc-stats.js';
 import type { RunningTarget } from './targets.js';
+import { median } from './percentiles.js';
 import { runWrk, writePostScript } from './wrk.js';
 
 export interface LoadRun {
@@ -102,10 +103,4 @@ export function medianOfRuns(runs: LoadRun[]): LoadResult {
     foreignCores: Math.max(...runs.map((r) => r.foreignCores)),
     runs,
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

@@ -52,8 +52,10 @@ export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
     const runs = new Map<string, LoadRun[]>();
     for (let round = 1; round <= options.rounds; round++) {
       ctx.progress(`round ${round} of ${options.rounds}: wrk ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s per target and concurrency`);
+      // Reversed every other round, so no target always runs right after another one.
+      const order = round % 2 === 1 ? targets : [...targets].reverse();
       for (const connections of options.connections) {
-        for (const target of targets) {
+        for (const target of order) {
           const key = `${target.name}@${connections}`;
           const others = targets.filter((t) => t !== target).flatMap((t) => (t.proxy ? [t.proxy] : []));
           const run = await env.procs.frozen(others, () => measureLoad(target, connections, settings));

@@ -25,7 +25,7 @@ export interface BenchOptions {
   outDir: string;
 }
 
-const FULL = { warmup: 3, measure: 10, rounds: 3, streams: 1000, held: 5000 };
+const FULL = { warmup: 3, measure: 10, rounds: 4, streams: 1000, held: 5000 };
 const QUICK = { warmup: 1, measure: 2, rounds: 1, streams: 200, held: 500 };
 
 export const USAGE = `usage: node dist/bench/run.js [--quick] [--warmup S] [--duration S] [--rounds N] [--streams N] [--held N]

@@ -15,7 +15,7 @@ export function renderMarkdown(results: TargetResult[], derived: Derived, option
     `# Warden overhead benchmark`,
     ``,
     `${machine.date} · ${machine.cpuModel} × ${machine.cores} · Node ${machine.node} · ${machine.commit}`,
-    `wrk -t1, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s measured, median of ${options.rounds} alternating round(s); proxy pinned to core 0, fleet and clients to core 1.`,
+    `wrk -t1, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s measured, median of ${options.rounds} round(s), target order reversed every other round; proxy pinned to core 0, fleet and clients to core 1.`,
     ``,
     `| | ${names.join(' | ')} |`,
     `|---|${names.map(() => '---:').join('|')}|`,
@@ -38,10 +38,12 @@ export function renderMarkdown(results: TargetResult[], derived: Derived, option
   lines.push(row('KiB per held stream', (r) => (r.held.bytesPerStream / 1024).toFixed(1)));
   const foreign = Math.max(...results.flatMap((r) => [...r.load.map((l) => l.foreignCores), r.firstToken.foreignCores]));
   if (foreign > 0.15) lines.push('', `Other processes used up to ${foreign.toFixed(2)} cores during some measurements: figures are noisier than usual.`);
+  lines.push('', 'Load checks are paired: the figure is computed within each round (order alternating forward and reversed), and the median over rounds is judged.');
   lines.push('', '| check | value | target | result |', '|---|---:|---:|---|');
   for (const c of derived.checks) {
     const value = c.value === null ? (c.note ?? 'n/a') : c.value.toFixed(2);
-    lines.push(`| ${c.name} | ${value} | ${c.kind === 'min' ? '≥' : '≤'} ${c.target} | ${c.verdict} |`);
+    const rounds = c.perRound ? ` (rounds: ${c.perRound.map((v) => (v === null ? '—' : v.toFixed(2))).join(', ')})` : '';
+    lines.push(`| ${c.name} | ${value}${rounds} | ${c.kind === 'min' ? '≥' : '≤'} ${c.target} | ${c.verdict} |`);
   }
   for (const i of derived.info) lines.push(`| ${i.name} | ${i.value === null ? 'n/a' : i.value.toFixed(2)} | — | info |`);
   return `${lines.join('\n')}\n`;

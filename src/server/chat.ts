@@ -34,7 +34,7 @@ export function handleChat(req: IncomingMessage, res: ServerResponse, requestId:
     } catch (e) {
       return onError(e);
     }
-    execution.run().catch(onError);
+    execution.run(onError);
   });
 }
 

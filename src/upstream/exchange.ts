@@ -4,6 +4,7 @@
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { fromUndiciError, timeoutFailure, UpstreamFailure } from './errors.js';
+import { exchangeDeadlines, type Deadline } from './deadlines.js';
 import { poolFor, type PoolSet, type UpstreamTarget } from './pools.js';
 
 export interface ExchangeSink {
@@ -23,17 +24,20 @@ export interface ExchangeRequest {
   totalTimeoutMs: number;
 }
 
-export class Exchange implements Dispatcher.DispatchHandler {
+export class Exchange implements Dispatcher.DispatchHandler, Deadline {
   #controller: Dispatcher.DispatchController | null = null;
   #pendingAbort: UpstreamFailure | null = null;
   #done = false;
-  #totalTimer: NodeJS.Timeout;
+  readonly deadlineAt: number;
+  readonly #totalTimeoutMs: number;
 
   constructor(
     request: ExchangeRequest,
     private readonly sink: ExchangeSink,
   ) {
-    this.#totalTimer = setTimeout(() => this.abort(timeoutFailure('total', request.totalTimeoutMs)), request.totalTimeoutMs);
+    this.#totalTimeoutMs = request.totalTimeoutMs;
+    this.deadlineAt = performance.now() + request.totalTimeoutMs;
+    exchangeDeadlines.add(this);
     request.dispatcher.dispatch(
       {
         origin: undefined,
@@ -57,6 +61,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
     if (this.#done) return;
     if (this.#controller) this.#controller.abort(reason);
     else this.#pendingAbort = reason;
+  }
+
+  /** The total time limit passed (called by the deadline ticker). */
+  expire(): void {
+    this.abort(timeoutFailure('total', this.#totalTimeoutMs));
   }
 
   pause(): void {
@@ -91,7 +100,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   #finish(): boolean {
     if (this.#done) return false;
     this.#done = true;
-    clearTimeout(this.#totalTimer);
+    exchangeDeadlines.delete(this);
     return true;
   }
 }

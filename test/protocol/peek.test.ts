@@ -11,7 +11,7 @@ test('the token counts are read out of a completion', () => {
 });
 
 test('nested details, other keys and strings with quotes and braces are skipped', () => {
-  const usage = { cost: 'a "quoted" {brace}', prompt_tokens_details: { cached_tokens: 5, prompt_tokens: 999 }, prompt_tokens: 7, completion_tokens: 8, total_tokens: 15, is_byok: false };
+  const usage = { cost: 'a "quoted" {brace}', path: 'C:\\dir\\', prompt_tokens_details: { cached_tokens: 5, prompt_tokens: 999 }, prompt_tokens: 7, completion_tokens: 8, total_tokens: 15, is_byok: false };
   assert.deepEqual(usageOf({ choices: [], usage }), { prompt_tokens: 7, completion_tokens: 8, total_tokens: 15 });
 });
 

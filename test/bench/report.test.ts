@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { medianOfRuns, type LoadRun } from '../../bench/overhead/load.js';
+import type { TargetResult } from '../../bench/overhead/measure.js';
+import type { TargetName } from '../../bench/overhead/options.js';
+import { derive } from '../../bench/overhead/report.js';
+
+function run(rps: number, p50Ms: number): LoadRun {
+  return { connections: 100, requests: rps * 10, rps, p50Ms, p99Ms: p50Ms * 3, serverCpuUsPerRequest: 1e6 / rps, fleetCpuUsPerRequest: 40, foreignCores: 0 };
+}
+
+function target(name: TargetName, runs: Array<[number, number]>): TargetResult {
+  return {
+    name,
+    load: [medianOfRuns(runs.map(([rps, p50]) => run(rps, p50)))],
+    firstToken: { count: 100, errors: 0, firstError: null, p50Ms: 1, p99Ms: 2, foreignCores: 0 },
+    held: { process: 'proxy', requested: 10, open: 10, failed: 0, firstError: null, rssBeforeBytes: 1e8, rssWithBytes: 1.1e8, bytesPerStream: 1e6 },
+  } as TargetResult;
+}
+
+const check = (results: TargetResult[], prefix: string) => {
+  const found = derive(results).checks.find((c) => c.name.startsWith(prefix));
+  assert.ok(found, `no check ${prefix}`);
+  return found;
+};
+
+test('load checks judge the median of figures paired within each round, not a ratio of medians', () => {
+  // The machine slowed down in round 2 for minimal and warden both; round 3 was fast for warden only.
+  const direct = target('direct', [[20000, 5], [20000, 5], [20000, 5]]);
+  const minimal = target('minimal', [[10000, 10], [6000, 16], [10000, 10]]);
+  const warden = target('warden', [[8500, 12], [5100, 19], [9500, 10.5]]);
+  const throughput = check([direct, minimal, warden], 'warden / minimal throughput @100');
+  assert.deepEqual(throughput.perRound?.map((v) => v?.toFixed(2)), ['0.85', '0.85', '0.95']);
+  assert.equal(throughput.value?.toFixed(2), '0.85');
+  assert.equal(throughput.verdict, 'PASS');
+  // Warden met the slow round 2 at 0.95 of minimal; the ratio of the medians (7000 / 10000) would
+  // have compared its round 1 with minimal's rounds 1 and 3.
+  const uneven = target('warden', [[7000, 14], [5700, 17.5], [9000, 11]]);
+  const paired = check([direct, minimal, uneven], 'warden / minimal throughput @100');
+  assert.deepEqual(paired.perRound?.map((v) => v?.toFixed(2)), ['0.70', '0.95', '0.90']);
+  assert.equal(paired.value?.toFixed(2), '0.90');
+  assert.equal(paired.verdict, 'PASS');
+});
+
+test('the added-p50 ratio skips a round where the minimal proxy added nothing, and says so when none is left', () => {
+  const direct = target('direct', [[20000, 5], [20000, 5], [20000, 5]]);
+  const minimal = target('minimal', [[10000, 10], [10000, 4.9], [10000, 9]]);
+  const warden = target('warden', [[9000, 11], [9000, 11], [9000, 10]]);
+  const added = check([direct, minimal, warden], 'warden added p50 / minimal added p50 @100');
+  assert.deepEqual(added.perRound?.map((v) => (v === null ? null : v.toFixed(2))), ['1.20', null, '1.25']);
+  assert.equal(added.value?.toFixed(3), '1.225');
+  assert.equal(added.verdict, 'PASS');
+  const flat = target('minimal', [[10000, 4], [10000, 5], [10000, 3]]);
+  const none = check([direct, flat, warden], 'warden added p50 / minimal added p50 @100');
+  assert.equal(none.verdict, 'n/a');
+  assert.equal(none.value, null);
+});
+
+test('the Redis store check is the per-round difference against the SQLite arm', () => {
+  const direct = target('direct', [[20000, 5], [20000, 5]]);
+  const minimal = target('minimal', [[10000, 10], [10000, 10]]);
+  const sqlite = target('warden', [[8000, 12.0], [6000, 16.0]]);
+  const redis = target('warden-redis', [[8000, 12.05], [6000, 16.1]]);
+  const diff = check([direct, minimal, sqlite, redis], 'warden-redis p50 − warden (SQLite) p50 @100');
+  assert.deepEqual(diff.perRound?.map((v) => v?.toFixed(2)), ['0.05', '0.10']);
+  assert.equal(diff.value?.toFixed(3), '0.075');
+  assert.equal(diff.verdict, 'PASS');
+});
