@@ -29,7 +29,11 @@ export interface LoadResult extends LoadRun {
   runs: LoadRun[];
 }
 
+/** Warm-up before a target's later windows: V8 is warm by then, the connections may not be. */
+export const REWARM_SECONDS = 1;
+
 export interface LoadSettings {
+  /** Unrecorded load before the measured window (the full warm-up in round 1, REWARM_SECONDS after). */
   warmupSeconds: number;
   measureSeconds: number;
   loadCore: number;

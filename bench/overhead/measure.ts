@@ -6,7 +6,7 @@ import { runFirstTokenBatch, type FirstTokenBatch } from './client-runs.js';
 import type { Fleet } from './fleet.js';
 import { measureHeld, type HeldResult } from './held.js';
 import { ForeignLoad, waitForQuiet } from './machine-load.js';
-import { measureLoad, medianOfRuns, type LoadResult, type LoadRun } from './load.js';
+import { measureLoad, medianOfRuns, REWARM_SECONDS, type LoadResult, type LoadRun } from './load.js';
 import type { BenchOptions, TargetName } from './options.js';
 import { summarize } from './percentiles.js';
 import { startTarget, type Environment, type RunningTarget } from './targets.js';
@@ -51,14 +51,15 @@ export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
     const settings = { ...options, loadCore: ctx.loadCore, scriptDir: ctx.scriptDir, fleet: ctx.fleet, benchPids: () => env.procs.pids(), progress: ctx.progress };
     const runs = new Map<string, LoadRun[]>();
     for (let round = 1; round <= options.rounds; round++) {
-      ctx.progress(`round ${round} of ${options.rounds}: wrk ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s per target and concurrency`);
+      const warmupSeconds = round === 1 ? options.warmupSeconds : Math.min(options.warmupSeconds, REWARM_SECONDS);
+      ctx.progress(`round ${round} of ${options.rounds}: wrk ${warmupSeconds} s warm-up + ${options.measureSeconds} s per target and concurrency`);
       // Reversed every other round, so no target always runs right after another one.
       const order = round % 2 === 1 ? targets : [...targets].reverse();
       for (const connections of options.connections) {
         for (const target of order) {
           const key = `${target.name}@${connections}`;
           const others = targets.filter((t) => t !== target).flatMap((t) => (t.proxy ? [t.proxy] : []));
-          const run = await env.procs.frozen(others, () => measureLoad(target, connections, settings));
+          const run = await env.procs.frozen(others, () => measureLoad(target, connections, { ...settings, warmupSeconds }));
           runs.set(key, [...(runs.get(key) ?? []), run]);
         }
       }

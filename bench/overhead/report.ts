@@ -55,6 +55,7 @@ export function derive(results: TargetResult[]): Derived {
       const c = l.connections;
       const base = loadAt(minimal, c);
       checks.push(paired(`warden / minimal throughput @${c} conns`, l, base, (w, m) => w.rps / m.rps, 'min', 0.8));
+      info.push({ name: `warden / minimal CPU per request @${c}`, value: pairedFigure(l, base, (w, m) => w.serverCpuUsPerRequest / m.serverCpuUsPerRequest).value });
       const d = loadAt(direct, c);
       checks.push(paired(`warden added p50 / minimal added p50 @${c} conns`, l, base, (w, m, i) => {
         const directP50 = d.runs[i]?.p50Ms;
@@ -72,7 +73,9 @@ export function derive(results: TargetResult[]): Derived {
   if (warden && redis) {
     for (const l of redis.load) {
       const base = warden.load.find((w) => w.connections === l.connections);
-      if (base) checks.push(paired(`warden-redis p50 − warden (SQLite) p50 @${l.connections} conns, ms`, l, base, (r, s) => r.p50Ms - s.p50Ms, 'max', 0.1));
+      if (!base) continue;
+      checks.push(paired(`warden-redis p50 − warden (SQLite) p50 @${l.connections} conns, ms`, l, base, (r, s) => r.p50Ms - s.p50Ms, 'max', 0.1));
+      info.push({ name: `warden-redis − warden CPU µs per request @${l.connections}`, value: pairedFigure(l, base, (r, s) => r.serverCpuUsPerRequest - s.serverCpuUsPerRequest).value });
     }
     const ft = firstTokenAddedMs['warden-redis'];
     const ftBase = firstTokenAddedMs.warden;
@@ -87,18 +90,21 @@ function loadAt(result: TargetResult, connections: number): LoadResult {
   return found;
 }
 
-/**
- * A check on two targets' runs at one concurrency: `figure` of their runs in each round (null
- * when that round gives none), judged on the median over the rounds that gave one.
- */
-export function paired(name: string, a: LoadResult, b: LoadResult, figure: (a: LoadRun, b: LoadRun, round: number) => number | null, kind: 'min' | 'max', target: number): Check {
+/** `figure` of two targets' runs in each round (null when that round gives none), and its median. */
+export function pairedFigure(a: LoadResult, b: LoadResult, figure: (a: LoadRun, b: LoadRun, round: number) => number | null): { value: number | null; perRound: Array<number | null> } {
   const perRound = a.runs.map((run, i) => {
     const other = b.runs[i];
     return other === undefined ? null : figure(run, other, i);
   });
   const values = perRound.filter((v): v is number => v !== null && Number.isFinite(v));
-  if (values.length === 0) return { name, value: null, kind, target, verdict: 'n/a', note: 'no round gave a figure', perRound };
-  return { ...check(name, median(values), kind, target), perRound };
+  return { value: values.length === 0 ? null : median(values), perRound };
+}
+
+/** A check judged on the median over rounds of a figure computed within each round. */
+function paired(name: string, a: LoadResult, b: LoadResult, figure: (a: LoadRun, b: LoadRun, round: number) => number | null, kind: 'min' | 'max', target: number): Check {
+  const { value, perRound } = pairedFigure(a, b, figure);
+  if (value === null) return { name, value: null, kind, target, verdict: 'n/a', note: 'no round gave a figure', perRound };
+  return { ...check(name, value, kind, target), perRound };
 }
 
 function check(name: string, value: number, kind: 'min' | 'max', target: number): Check {

@@ -3,6 +3,8 @@ import type { Machine } from './machine.js';
 import type { TargetResult } from './measure.js';
 import type { BenchOptions } from './options.js';
 import type { Derived } from './report.js';
+import { REWARM_SECONDS } from './load.js';
+import { percentile } from './percentiles.js';
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : 'n/a');
 const signed = (n: number) => (Number.isFinite(n) ? `${n >= 0 ? '+' : ''}${n.toFixed(3)}` : 'n/a');
@@ -15,7 +17,7 @@ export function renderMarkdown(results: TargetResult[], derived: Derived, option
     `# Warden overhead benchmark`,
     ``,
     `${machine.date} · ${machine.cpuModel} × ${machine.cores} · Node ${machine.node} · ${machine.commit}`,
-    `wrk -t1, ${options.warmupSeconds} s warm-up + ${options.measureSeconds} s measured, median of ${options.rounds} round(s), target order reversed every other round; proxy pinned to core 0, fleet and clients to core 1.`,
+    `wrk -t1, ${options.rounds} round(s) of ${options.measureSeconds} s measured per target and concurrency (${options.warmupSeconds} s warm-up before the first, ${Math.min(options.warmupSeconds, REWARM_SECONDS)} s before the others), target order reversed every other round; figures per target are medians over the rounds; proxy pinned to core 0, fleet and clients to core 1.`,
     ``,
     `| | ${names.join(' | ')} |`,
     `|---|${names.map(() => '---:').join('|')}|`,
@@ -42,7 +44,7 @@ export function renderMarkdown(results: TargetResult[], derived: Derived, option
   lines.push('', '| check | value | target | result |', '|---|---:|---:|---|');
   for (const c of derived.checks) {
     const value = c.value === null ? (c.note ?? 'n/a') : c.value.toFixed(2);
-    const rounds = c.perRound ? ` (rounds: ${c.perRound.map((v) => (v === null ? '—' : v.toFixed(2))).join(', ')})` : '';
+    const rounds = c.perRound ? ` (${spread(c.perRound)})` : '';
     lines.push(`| ${c.name} | ${value}${rounds} | ${c.kind === 'min' ? '≥' : '≤'} ${c.target} | ${c.verdict} |`);
   }
   for (const i of derived.info) lines.push(`| ${i.name} | ${i.value === null ? 'n/a' : i.value.toFixed(2)} | — | info |`);
@@ -51,4 +53,11 @@ export function renderMarkdown(results: TargetResult[], derived: Derived, option
 
 function added(a: { p50: number; p99: number } | undefined): string {
   return a ? `${signed(a.p50)} / ${signed(a.p99)}` : '—';
+}
+
+/** The middle half of a check's per-round figures, and how many rounds gave one. */
+function spread(perRound: Array<number | null>): string {
+  const values = perRound.filter((v): v is number => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
+  if (values.length < 4) return `rounds: ${perRound.map((v) => (v === null ? '—' : v.toFixed(2))).join(', ')}`;
+  return `middle half ${percentile(values, 25).toFixed(2)} to ${percentile(values, 75).toFixed(2)} over ${values.length} rounds`;
 }
