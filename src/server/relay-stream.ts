@@ -143,7 +143,9 @@ export class StreamRelay implements ExchangeSink {
 
   /** Parses events; false when the attempt was ended (garbage or an early error). */
   #read(chunk: Buffer): boolean {
-    for (const event of this.#reader!.push(chunk)) {
+    const reader = this.#reader!;
+    reader.feed(chunk);
+    for (let event = reader.next(); event !== null; event = reader.next()) {
       if (event.data === null) continue;
       if (event.data === '[DONE]') {
         this.#sawDone = true;

@@ -17,3 +17,23 @@ test('a multi-byte character cut between chunks is decoded whole', () => {
   assert.deepEqual(reader.push(bytes.subarray(0, 8)), []);
   assert.deepEqual(reader.push(bytes.subarray(8)).map((e) => e.data), ['巴黎']);
 });
+
+test('events come out one at a time; what is not taken stays for later, across chunks', () => {
+  const reader = new SseReader();
+  reader.feed('data: 1\n\ndata: 2\r\n\r\ndata: 3\n\ndata: 4');
+  assert.equal(reader.next()?.data, '1');
+  assert.equal(reader.next()?.data, '2');
+  reader.feed('\n\n: ping\n\ndata: 5\r\n\r\n');
+  assert.deepEqual([reader.next(), reader.next(), reader.next(), reader.next(), reader.next()].map((e) => e && e.data), ['3', '4', null, '5', null]);
+  assert.deepEqual(reader.end(), []);
+});
+
+test('many events in one chunk, LF-framed after a CRLF-framed one, are all found in order', () => {
+  const reader = new SseReader();
+  const body = `data: first\r\n\r\n${Array.from({ length: 50 }, (_, i) => `data: {"i":${i}}\n\n`).join('')}data: [DONE]\n\n`;
+  const events = reader.push(body).map((e) => e.data);
+  assert.equal(events.length, 52);
+  assert.equal(events[0], 'first');
+  assert.equal(events[50], '{"i":49}');
+  assert.equal(events[51], '[DONE]');
+});
