@@ -61,4 +61,21 @@ describe('language', () => {
     assert.equal(check(PT).verdict, 'pass');
     assert.equal(check(PT).evidence?.inferred, 'pt');
   });
+
+  it('without an expected language and none dominant, a majority beside sentences in another script is judged against', () => {
+    // The demo's Drifty provider: about 55% English and 45% Chinese by weight. It passed as
+    // inconclusive (no language reached 60%) whenever the user's message was too short to set one.
+    const drift = "That sounds like a lovely idea, and I'd be happy to help you plan it. 再跟我多说一点，后来发生了什么？ Don't worry about being late, the table is booked until nine. 谢谢你告诉我，现在我明白多了。";
+    const v = check(drift);
+    assert.equal(v.reason, 'mixed_language');
+    assert.equal(v.evidence?.inferred, 'en');
+    // Answers that use another script on purpose, in short spans, still pass.
+    assert.equal(check("The Chinese for 'thank you' is 谢谢 (xièxie), and 'you're welcome' is 不客气 (bú kèqi). Both are used every day, in shops and among friends alike.").verdict, 'pass');
+    assert.equal(check('Useful phrases for your trip: 你好 means hello, 谢谢 means thank you, 对不起 means sorry, 多少钱 means how much is it, and 再见 means goodbye. Practice them before you go.').verdict, 'pass');
+    assert.equal(check('Here is the translation you asked for:\n\n今天天气很好，我们去公园散步吧。\n\nIt means: the weather is nice today, let\'s go for a walk in the park.').verdict, 'pass');
+    // Half and half in one script (pt and es) has no majority to judge against: still inconclusive.
+    const [pt1] = PT.split(/(?<=\.) /);
+    const [es1] = ES.split(/(?<=\.) /);
+    assert.equal(check(`${pt1} ${es1}`).verdict, 'inconclusive');
+  });
 });

@@ -25,7 +25,7 @@ export const language: Detector = (reply: Reply, expectation: Expectation): Verd
     return inconclusive(CHECK, 'unsupported_language', { detail: `"${expected}" is not one of the ${LANGUAGES.length} product languages` });
   }
   const readings = segment(cleanForLanguage(reply.text)).map(read);
-  const target = expected ?? dominantLanguage(readings);
+  const target = expected ?? dominantLanguage(readings) ?? majorityBesideOtherScript(readings);
   if (target === undefined) {
     return inconclusive(CHECK, 'no_dominant_language', { detail: 'no language expected and none dominates the reply' });
   }
@@ -38,6 +38,30 @@ export const language: Detector = (reply: Reply, expectation: Expectation): Verd
 };
 
 function dominantLanguage(readings: readonly Reading[], productOnly = false): string | undefined {
+  const { ranked, total } = languageWeights(readings, productOnly);
+  const best = ranked[0];
+  // Mixing is judged against a product language only: its script is known, so is its drift.
+  return best !== undefined && LANGUAGE_GROUP[best[0]] !== undefined && best[1] >= MIN_DOMINANT_SHARE * total ? best[0] : undefined;
+}
+
+/**
+ * Without an expected language and with none dominant: the majority language, when the next
+ * language is written in another script. An English reply carrying Chinese sentences (the
+ * demo's Drifty provider: 55% English, 45% Chinese) has no second reading the way pt and es
+ * can, so it is judged for mixing against English instead of passing as inconclusive.
+ */
+function majorityBesideOtherScript(readings: readonly Reading[]): string | undefined {
+  const { ranked, total } = languageWeights(readings, false);
+  const [first, second] = ranked;
+  if (!first || !second) return undefined;
+  const group = LANGUAGE_GROUP[first[0]];
+  const secondGroup = LANGUAGE_GROUP[second[0]];
+  if (group === undefined || secondGroup === undefined || group === secondGroup) return undefined;
+  return first[1] > total / 2 ? first[0] : undefined;
+}
+
+/** Each language's weight over the units whose own language is clear, heaviest first. */
+function languageWeights(readings: readonly Reading[], productOnly: boolean): { ranked: Array<[string, number]>; total: number } {
   const weights = new Map<string, number>();
   let total = 0;
   for (const reading of readings) {
@@ -45,16 +69,7 @@ function dominantLanguage(readings: readonly Reading[], productOnly = false): st
     total += reading.unit.weight;
     if (own) weights.set(own, (weights.get(own) ?? 0) + reading.unit.weight);
   }
-  let best: string | undefined;
-  let bestWeight = 0;
-  for (const [lang, weight] of weights) {
-    if (weight > bestWeight) {
-      best = lang;
-      bestWeight = weight;
-    }
-  }
-  // Mixing is judged against a product language only: its script is known, so is its drift.
-  return best !== undefined && LANGUAGE_GROUP[best] !== undefined && bestWeight >= MIN_DOMINANT_SHARE * total ? best : undefined;
+  return { ranked: [...weights].sort((a, b) => b[1] - a[1]), total };
 }
 
 export { Script, scriptOf, lowerCodeUnit } from './script.js';
