@@ -3,7 +3,7 @@
 import OpenAI from 'openai';
 import { parseConfig, type WardenConfig } from '../../src/config/index.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
-import { parseScenario, startFleet, type Fleet } from '../../src/sim/index.js';
+import { parseScenario, startFleet, type Fleet, type FleetStats } from '../../src/sim/index.js';
 import { createLogger } from '../../src/telemetry/index.js';
 import type { Clock } from '../../src/clock/index.js';
 import { MemoryStore, type Store } from '../../src/state/index.js';
@@ -79,4 +79,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await fleet.close();
     },
   };
+}
+
+/**
+ * Starts a stream through the gateway, reads its first chunk, aborts it as a client would and
+ * returns the fleet's stats once no stream or request is open there any more (the wait fails
+ * when the upstream stream is left running).
+ */
+export async function abortStreamAfterFirstChunk(h: Harness, model: string): Promise<FleetStats> {
+  const controller = new AbortController();
+  const stream = await h.client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hello there' }], stream: true }, { signal: controller.signal });
+  await h.fleet.waitFor((s) => s.openStreams === 1);
+  const iterator = stream[Symbol.asyncIterator]();
+  await iterator.next();
+  controller.abort();
+  // The SDK ends an aborted stream quietly; what matters is what happens upstream.
+  for (;;) if ((await iterator.next()).done) break;
+  return h.fleet.waitFor((s) => s.openStreams === 0 && s.openRequests === 0);
 }

@@ -2,7 +2,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { gatewayConfigYaml, startHarness, type Harness } from '../helpers/harness.js';
+import { abortStreamAfterFirstChunk, gatewayConfigYaml, startHarness, type Harness } from '../helpers/harness.js';
 
 const HELLO = [{ role: 'user' as const, content: 'Hello there' }];
 
@@ -193,6 +193,50 @@ models:
       assert.equal(r.body.error.type, 'upstream_error');
     } finally {
       await closed.close();
+    }
+  });
+});
+
+describe('an upstream pool that is already closed', () => {
+  test('undici refuses inside dispatch(): a direct model answers 502, a role answers from its tier, the gateway keeps serving', async () => {
+    // undici calls the handler's error hook before dispatch() returns on a destroyed pool;
+    // the execution must take that result only once the attempt is in place.
+    const h = await startHarness();
+    try {
+      assert.equal((await post(h.url, JSON.stringify({ model: 'chat-small', messages: HELLO }))).status, 200);
+      const model = h.gateway.catalog.get('chat-small');
+      assert.ok(model?.dispatcher, 'the first request looked the pool up');
+      await model.dispatcher.destroy();
+      const direct = await post(h.url, JSON.stringify({ model: 'chat-small', messages: HELLO }));
+      assert.equal(direct.status, 502);
+      assert.equal(direct.body.error.type, 'upstream_error');
+      assert.equal(direct.headers.get('x-warden-route'), 'chat-small@direct');
+      const role = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'intent', messages: HELLO }) });
+      assert.equal(role.status, 200);
+      assert.equal(role.headers.get('x-warden-default'), 'true');
+      const answer = (await role.json()) as { choices: Array<{ message: { content: string } }> };
+      assert.equal(answer.choices[0]?.message.content, '{"intent":"chitchat"}');
+      assert.equal((await fetch(`${h.url}/healthz`)).status, 200);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('after such a refusal the fallback attempt is the one a client abort stops', async () => {
+    // Had the refused attempt's exchange been stored after the fallback's, the abort would
+    // reach the dead exchange and the slow stream would run on upstream.
+    // (The extra line lands under the harness's `roles:`; a connect timeout of its own gives
+    // `slow` a pool of its own, since every simulated provider shares the fleet's origin.)
+    const yaml = (fleet: Parameters<typeof gatewayConfigYaml>[0]) => gatewayConfigYaml(fleet, '  slowchain: { tier: degrade, models: [chat-small, slow] }').replace('timeouts: { firstByte: 2s }', 'timeouts: { firstByte: 2s, connect: 3s }');
+    const h = await startHarness({ configYaml: yaml });
+    try {
+      assert.equal((await post(h.url, JSON.stringify({ model: 'chat-small', messages: HELLO }))).status, 200);
+      await h.gateway.catalog.get('chat-small')!.dispatcher!.destroy();
+      const stats = await abortStreamAfterFirstChunk(h, 'slowchain');
+      assert.equal(stats.openStreams, 0);
+      assert.equal(stats.providers.Slow?.streams, 1);
+    } finally {
+      await h.close();
     }
   });
 });

@@ -2,7 +2,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { gatewayConfigYaml, startHarness, type Harness } from '../helpers/harness.js';
+import { abortStreamAfterFirstChunk, gatewayConfigYaml, startHarness, type Harness } from '../helpers/harness.js';
 
 const HELLO = [{ role: 'user' as const, content: 'Hello! How are you today?' }];
 
@@ -80,15 +80,7 @@ describe('proxy', () => {
   });
 
   test('a client that aborts a stream closes the upstream stream', async () => {
-    const controller = new AbortController();
-    const stream = await h.client.chat.completions.create({ model: 'slow', messages: HELLO, stream: true }, { signal: controller.signal });
-    await h.fleet.waitFor((s) => s.openStreams === 1);
-    const iterator = stream[Symbol.asyncIterator]();
-    await iterator.next();
-    controller.abort();
-    // The SDK ends an aborted stream quietly; what matters is what happens upstream.
-    for (;;) if ((await iterator.next()).done) break;
-    const stats = await h.fleet.waitFor((s) => s.openStreams === 0 && s.openRequests === 0);
+    const stats = await abortStreamAfterFirstChunk(h, 'slow');
     assert.equal(stats.openStreams, 0);
   });
 
