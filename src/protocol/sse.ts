@@ -44,6 +44,7 @@ export class SseReader {
     if (this.#pos >= text.length) {
       this.#text = '';
       this.#pos = 0;
+      this.#crlf = -1; // the cached position belonged to the text just dropped
     }
     return event;
   }

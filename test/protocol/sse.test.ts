@@ -24,8 +24,19 @@ test('events come out one at a time; what is not taken stays for later, across c
   assert.equal(reader.next()?.data, '1');
   assert.equal(reader.next()?.data, '2');
   reader.feed('\n\n: ping\n\ndata: 5\r\n\r\n');
-  assert.deepEqual([reader.next(), reader.next(), reader.next(), reader.next(), reader.next()].map((e) => e && e.data), ['3', '4', null, '5', null]);
+  assert.deepEqual([reader.next(), reader.next(), reader.next(), reader.next()], [{ data: '3' }, { data: '4' }, { data: null }, { data: '5' }]);
+  // A chunk used up to its last CRLF boundary leaves nothing behind: no phantom event.
+  assert.equal(reader.next(), null);
+  assert.equal(reader.next(), null);
   assert.deepEqual(reader.end(), []);
+});
+
+test('chunks that each end on a CRLF boundary come out whole, one event each', () => {
+  const reader = new SseReader();
+  assert.deepEqual(reader.push('data: a\r\n\r\n'), [{ data: 'a' }]);
+  assert.deepEqual(reader.push('data: b\r\n\r\n'), [{ data: 'b' }]);
+  assert.deepEqual(reader.push('data: c\r\n\r\ndata: d\n\n'), [{ data: 'c' }, { data: 'd' }]);
+  assert.deepEqual(reader.push(''), []);
 });
 
 test('many events in one chunk, LF-framed after a CRLF-framed one, are all found in order', () => {
