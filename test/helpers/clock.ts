@@ -1,9 +1,12 @@
 // A clock the test moves by hand. `sleep` advances it at once, so a Retry-After wait is
-// honoured without the test waiting; `onSleep` lets a test change the world meanwhile.
+// honoured without the test waiting; `onSleep` lets a test change the world meanwhile, and
+// `holdSleeps` keeps a wait open until it is aborted.
 import type { Clock } from '../../src/clock/index.js';
 
 export class ManualClock implements Clock {
   onSleep: ((ms: number) => void) | null = null;
+  /** When true, a sleep does not end on its own: only its signal's abort ends it (rejecting). */
+  holdSleeps = false;
   readonly slept: number[] = [];
 
   constructor(private t = Date.UTC(2026, 10, 29, 12, 0, 0)) {}
@@ -21,5 +24,10 @@ export class ManualClock implements Clock {
     this.slept.push(ms);
     this.t += ms;
     this.onSleep?.(ms);
+    if (!this.holdSleeps) return;
+    await new Promise<void>((_, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
   }
 }

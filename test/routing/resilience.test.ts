@@ -120,6 +120,33 @@ describe('resilience', () => {
     assert.equal(served(h.fleet, 'fb'), 0);
   });
 
+  test('a client that leaves during a 429 wait ends the request there: no retry, no fallback', async () => {
+    h.fleet.setFaults('r1', { rateLimit: 1 });
+    clock.holdSleeps = true;
+    const waiting = new Promise<void>((resolve) => (clock.onSleep = () => resolve()));
+    const served0 = { r1: served(h.fleet, 'r1'), fb: served(h.fleet, 'fb') };
+    const controller = new AbortController();
+    const pending = h.client.chat.completions.create({ model: 'patient', messages: HELLO }, { signal: controller.signal });
+    try {
+      await waiting;
+      controller.abort();
+      await assert.rejects(pending, OpenAI.APIUserAbortError);
+      // The request's end is counted once the gateway has seen the client go.
+      for (let polls = 0; ; polls++) {
+        const metrics = await (await fetch(`${h.url}/metrics`)).text();
+        if (/warden_requests_total\{role="patient",route="r1@r1",outcome="client_aborted"\} 1/.test(metrics)) break;
+        assert.ok(polls < 500, 'the request never ended as client_aborted');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      clock.holdSleeps = false;
+      clock.onSleep = null;
+      h.fleet.setFaults('r1', {});
+    }
+    assert.equal(served(h.fleet, 'r1'), served0.r1 + 1, 'the 429 only, no retry');
+    assert.equal(served(h.fleet, 'fb'), served0.fb, 'no fallback');
+  });
+
   test('429 with Retry-After 120 moves on at once', async () => {
     h.fleet.setFaults('r2', { rateLimit: 1 });
     const before = clock.slept.length;
