@@ -4,20 +4,21 @@
 // chain is spent — the role's tier deciding between a 503, a default and a degrade message.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from '../clock/index.js';
-import { GatewayError } from '../protocol/errors.js';
-import { spliceModel } from '../protocol/splice.js';
+import { roleUnavailable } from '../protocol/errors.js';
 import type { ChatRequest } from '../protocol/types.js';
 import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
 import type { QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome, RequestLog, SpanSource } from '../telemetry/index.js';
 import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
+import { attemptPayload } from './attempt-payload.js';
 import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
 import { RequestRecord } from './request-record.js';
 import { StreamRelay } from './relay-stream.js';
 import { sendError, sendRaw } from './respond.js';
 import { sendSyntheticAnswer } from './synthetic.js';
+import { standInAnswer, unavailableMessage } from './tier.js';
 import { answerForStatus, errorForFailure, outcomeForFailure } from './upstream-answer.js';
 
 export interface ExecutionDeps {
@@ -176,21 +177,7 @@ export class ChatExecution {
   #attempt(choice: AttemptChoice): void {
     const { model } = choice;
     this.#record.attemptStarted(this.#planner.attempts, choice.routeId, model.name, choice.why, this.#failures.at(-1));
-    // When the model name is the only change, the client's own bytes go out (see splice.ts).
-    const onlyModel = choice.thinking === 'auto' && choice.pinnedEndpoint === null && choice.ignoredEndpoints.length === 0;
-    let payload: string | Buffer | null = onlyModel ? spliceModel(this.r.raw, this.#original.model, model.upstreamModel) : null;
-    if (payload === null) {
-      // Later attempts start again from the client's body: shaping only replaces top-level fields.
-      const body = this.#planner.attempts === 1 ? this.#original : { ...this.#original };
-      model.adapter.shapeBody(body, {
-        upstreamModel: model.upstreamModel,
-        pinnedEndpoint: choice.pinnedEndpoint,
-        ignoredEndpoints: choice.ignoredEndpoints,
-        thinking: choice.thinking,
-        thinkingSwitch: model.upstream.thinkingSwitch,
-      });
-      payload = JSON.stringify(body);
-    }
+    const payload = attemptPayload(this.r.raw, this.#original, choice, this.#planner.attempts === 1);
     const quota = this.d.quota;
     const provider = model.upstream.providerName;
     // A provider at its quota is passed over like a shed route: not its fault, so no breaker
@@ -255,10 +242,9 @@ export class ChatExecution {
       case 'status': {
         const outcome = classifyStatus(result.status);
         if (outcome === 'client' || (outcome === 'rate_limited' && this.r.plan.role === null)) {
-          const answer = answerForStatus(result.status, result.headers, result.body, route);
-          sendRaw(this.r.res, answer.status, answer.body, { ...answer.headers, ...this.#headers(route) });
+          const relayed = this.#passThrough(result, route);
           if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, 'client_error');
-          return this.#finish(route, answer.outcome);
+          return this.#finish(route, relayed);
         }
         if (outcome === 'config') {
           this.d.audit.record('config_fault', route, { status: result.status, detail: 'the upstream refused Warden\u2019s credentials; check the provider apiKey' }, 'error');
@@ -326,43 +312,38 @@ export class ChatExecution {
     if (!role) {
       // A model named directly has no tier: the client gets the upstream's own failure.
       if (last?.status) {
-        const answer = answerForStatus(last.status.status, last.status.headers, last.status.body, route);
-        sendRaw(this.r.res, answer.status, answer.body, { ...answer.headers, ...this.#headers(route) });
-        return void this.#finish(route, answer.outcome);
+        return void this.#finish(route, this.#passThrough(last.status, route));
       }
       if (last?.failure) {
         sendError(this.r.res, errorForFailure(last.failure, route), this.#headers(route));
         return void this.#finish(route, outcomeForFailure(last.failure));
       }
-      sendError(this.r.res, unavailable(`route ${route} is out of service${last ? `: ${last.reason}` : ''}`, this.#retryAfterSeconds()), this.#headers(route));
+      sendError(this.r.res, roleUnavailable(`route ${route} is out of service${last ? `: ${last.reason}` : ''}`, this.#retryAfterSeconds()), this.#headers(route));
       return void this.#finish(route, 'upstream_error');
     }
     const why = this.#failures.length > 0 ? this.#failures.map((f) => `${this.#servedRoute(f.choice, f.servedEndpoint)}: ${f.reason}`).join('; ') : 'every route is out of service';
     const headers = this.#headers(route);
-    if (role.config.tier === 'default' && role.config.default) {
-      headers['x-warden-default'] = 'true';
-      sendSyntheticAnswer(this.r.res, role.config.default.content, role.name, this.r.stream, this.r.requestId, headers);
-      this.d.metrics.recordRoleResult(role.name, 'default');
-      this.#ledger(null, 'default');
+    const standIn = standInAnswer(role.config);
+    if (standIn) {
+      headers[standIn.header] = 'true';
+      sendSyntheticAnswer(this.r.res, standIn.content, role.name, this.r.stream, this.r.requestId, headers);
+      this.d.metrics.recordRoleResult(role.name, standIn.result);
+      this.#ledger(null, standIn.result);
       return void this.#finish(route, 'upstream_error');
     }
-    if (role.config.tier === 'degrade' && role.config.degradeMessage !== undefined) {
-      headers['x-warden-degraded'] = 'true';
-      sendSyntheticAnswer(this.r.res, role.config.degradeMessage, role.name, this.r.stream, this.r.requestId, headers);
-      this.d.metrics.recordRoleResult(role.name, 'degraded');
-      this.#ledger(null, 'degraded');
-      return void this.#finish(route, 'upstream_error');
-    }
-    const retryAfter = this.#retryAfterSeconds();
-    const message = role.config.tier === 'strict'
-      ? `role "${role.name}" is strict and does not degrade to another model; its model cannot answer now (${why})`
-      : `role "${role.name}" could not get a usable answer within ${this.#planner.attempts} attempt(s) (${why})`;
-    sendError(this.r.res, unavailable(message, retryAfter), headers);
+    sendError(this.r.res, roleUnavailable(unavailableMessage(role.name, role.config, this.#planner.attempts, why), this.#retryAfterSeconds()), headers);
     this.d.metrics.recordRoleResult(role.name, 'unavailable');
     if (role.config.tier === 'strict') this.d.metrics.recordStrictUnavailable(role.name);
     this.#ledger(null, 'unavailable');
     this.d.log.warn({ requestId: this.r.requestId, role: role.name, tier: role.config.tier, why }, 'role unavailable');
     this.#finish(route, 'upstream_error');
+  }
+
+  /** Relays an upstream's own error answer (status, body, its safe headers) with Warden's headers. */
+  #passThrough(status: { status: number; headers: IncomingHttpHeaders; body: Buffer }, route: string): Outcome {
+    const answer = answerForStatus(status.status, status.headers, status.body, route);
+    sendRaw(this.r.res, answer.status, answer.body, { ...answer.headers, ...this.#headers(route) });
+    return answer.outcome;
   }
 
   #headers(route: string, contentType?: string): OutgoingHttpHeaders {
@@ -412,8 +393,4 @@ export class ChatExecution {
     this.#record.finish(this.r.res, route, outcome, this.#failures.length, this.#planner.attempts);
     return null;
   }
-}
-
-function unavailable(message: string, retryAfterSeconds: number): GatewayError {
-  return new GatewayError(503, 'role_unavailable', 'service_unavailable', message, null, { 'retry-after': String(retryAfterSeconds) });
 }
