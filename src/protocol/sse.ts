@@ -1,52 +1,70 @@
 // Server-sent events, as OpenAI-compatible servers stream chat completions: events are
 // separated by a blank line, each `data:` line adds to the event's data, `:` lines are
 // comments (OpenRouter's ": OPENROUTER PROCESSING" keep-alives).
-import { StringDecoder } from 'node:string_decoder';
 
 export interface SseEvent {
   /** The joined `data:` lines, or null for an event that carried none (comments only). */
   data: string | null;
 }
 
+const LF = 0x0a;
+const CR = 0x0d;
+const EMPTY = Buffer.alloc(0);
+
 /**
  * Incremental reader: feed it chunks as they arrive and take the events they completed one at
  * a time with next(), or all at once with push(). One at a time lets a relay stop at the first
  * token without parsing the rest of a chunk that holds a whole answer.
+ *
+ * It works on bytes and decodes one event at a time: a relay that commits at the first token
+ * decodes and scans only the chunk's first events, not the whole answer the chunk may hold.
+ * Cutting at line feeds is safe for UTF-8 (0x0A is never part of a multi-byte character), so
+ * each event's bytes decode whole even when a character was split between chunks.
  */
 export class SseReader {
-  #decoder = new StringDecoder('utf8');
-  #text = '';
+  /** Bytes fed and not yet taken; the unread part starts at #pos. */
+  #buf: Buffer = EMPTY;
   #pos = 0;
-  /** Where the next CRLF blank line is at or after #pos: -1 none in #text, -2 not looked for yet. */
-  #crlf = -2;
+  /** Where the search for the next blank line resumes: bytes before it hold none. */
+  #scan = 0;
 
   /** Adds a chunk; the events it completes come out of next(). */
   feed(chunk: Buffer | string): void {
-    const more = typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
-    this.#text = this.#pos === 0 ? this.#text + more : this.#text.slice(this.#pos) + more;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (this.#pos >= this.#buf.length) {
+      this.#buf = bytes;
+      this.#pos = 0;
+      this.#scan = 0;
+      return;
+    }
+    // Part of an event is waiting: keep it in front of the new bytes.
+    this.#buf = Buffer.concat([this.#buf.subarray(this.#pos), bytes]);
+    this.#scan -= this.#pos;
     this.#pos = 0;
-    this.#crlf = -2;
   }
 
   /** The next complete event, or null until more is fed. */
   next(): SseEvent | null {
-    const text = this.#text;
-    const lf = text.indexOf('\n\n', this.#pos);
-    // Servers separate events with LF or with CRLF, rarely both: the CRLF search is done once
-    // per chunk unless one is found, not once per event (which scanned the chunk's rest each time).
-    if (this.#crlf === -2 || (this.#crlf !== -1 && this.#crlf < this.#pos)) this.#crlf = text.indexOf('\r\n\r\n', this.#pos);
-    const crlf = this.#crlf;
-    if (lf === -1 && crlf === -1) return null;
-    const useCrlf = crlf !== -1 && (lf === -1 || crlf < lf);
-    const at = useCrlf ? crlf : lf;
-    const event = parseEvent(text, this.#pos, at);
-    this.#pos = at + (useCrlf ? 4 : 2);
-    if (this.#pos >= text.length) {
-      this.#text = '';
-      this.#pos = 0;
-      this.#crlf = -1; // the cached position belonged to the text just dropped
+    const buf = this.#buf;
+    const start = this.#pos;
+    // A blank line is a line feed followed by another (LF framing) or by CR LF (CRLF framing).
+    for (let lf = buf.indexOf(LF, Math.max(start, this.#scan)); lf !== -1; lf = buf.indexOf(LF, lf + 1)) {
+      const after = buf[lf + 1];
+      if (after === undefined || (after === CR && lf + 2 >= buf.length)) {
+        // The chunk ends at this line feed (or its CR): whether a blank line follows is not known yet.
+        this.#scan = lf;
+        return null;
+      }
+      if (after !== LF && !(after === CR && buf[lf + 2] === LF)) continue;
+      const end = lf > start && buf[lf - 1] === CR ? lf - 1 : lf;
+      const event = parseEvent(buf.toString('utf8', start, end));
+      this.#pos = after === LF ? lf + 2 : lf + 3;
+      this.#scan = this.#pos;
+      if (this.#pos >= buf.length) this.#release();
+      return event;
     }
-    return event;
+    this.#scan = buf.length;
+    return null;
   }
 
   /** Feeds a chunk and returns every event it completed. */
@@ -59,23 +77,27 @@ export class SseReader {
 
   /** Whatever is left when the stream ends: an event not closed by a blank line. */
   end(): SseEvent[] {
-    const rest = this.#text.slice(this.#pos) + this.#decoder.end();
-    this.#text = '';
+    const rest = this.#buf.toString('utf8', this.#pos);
+    this.#release();
+    return rest.trim() ? [parseEvent(rest)] : [];
+  }
+
+  #release(): void {
+    this.#buf = EMPTY;
     this.#pos = 0;
-    return rest.trim() ? [parseEvent(rest, 0, rest.length)] : [];
+    this.#scan = 0;
   }
 }
 
-/** The event in text[start, end): its `data:` lines joined. */
-function parseEvent(text: string, start: number, end: number): SseEvent {
-  // The usual event is one `data: …` line: no split, one slice.
-  const newline = text.indexOf('\n', start);
-  if (newline === -1 || newline >= end) {
-    const line = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+/** The event's text (without its blank line): its `data:` lines joined. */
+function parseEvent(text: string): SseEvent {
+  // The usual event is one `data: …` line: no split.
+  if (text.indexOf('\n') === -1) {
+    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
     return { data: line.startsWith('data:') ? dataOf(line) : null };
   }
   let data: string | null = null;
-  for (const rawLine of text.slice(start, end).split('\n')) {
+  for (const rawLine of text.split('\n')) {
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     if (!line.startsWith('data:')) continue;
     const value = dataOf(line);

@@ -203,7 +203,7 @@ export class ChatExecution {
       this.d.inflight.add(route, handle);
     };
     const sink = this.r.stream ? this.#streamRelay(choice, resolve, onServed) : new JsonRelay(model, this.#gate !== null || choice.thinking === 'off', resolve);
-    this.#exchange = exchangeWith(model, this.d.pools, payload, sink);
+    this.#exchange = exchangeWith(model, this.d.pools, payload, sink, this.r.stream);
     if (sink instanceof StreamRelay) sink.attach(this.#exchange);
     if (this.#clientGone) this.#exchange.abort(CLIENT_GONE);
     started = true;

@@ -10,7 +10,7 @@ import { errorMessageOf, GatewayError } from '../protocol/errors.js';
 import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
 import type { GateResult } from '../routing/gate.js';
-import { invalidResponse, stripReasoningDelta, timeoutFailure, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
+import { invalidResponse, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
 import { describe } from './relay-json.js';
 
@@ -46,12 +46,13 @@ export class StreamRelay implements ExchangeSink {
   #served: string | null = null;
   #text = '';
   #started = false;
+  /** The first token was read and the stream commits on it: onData announces it after the write. */
+  #firstTokenDue = false;
   #finishReason: string | null = null;
   #usage: Usage | null = null;
   #sawDone = false;
   #sawErrorFinish = false;
   #tail: Buffer = Buffer.alloc(0);
-  #firstTokenTimer: NodeJS.Timeout | null = null;
   #holdTimer: NodeJS.Timeout | null = null;
   #onDrain = () => this.#exchange?.resume();
   /** Re-encoded events waiting to go out, when reasoning is stripped; null relays raw bytes. */
@@ -66,10 +67,9 @@ export class StreamRelay implements ExchangeSink {
     this.#out = hooks.stripReasoning ? [] : null;
   }
 
+  /** The exchange this relay reads; it keeps the first-token deadline (exchangeWith with `stream`). */
   attach(exchange: Exchange): void {
     this.#exchange = exchange;
-    const ms = this.model.timeouts.firstToken;
-    this.#firstTokenTimer = setTimeout(() => exchange.abort(timeoutFailure('first_token', ms)), ms);
   }
 
   onResponse(status: number, headers: IncomingHttpHeaders): void {
@@ -86,13 +86,20 @@ export class StreamRelay implements ExchangeSink {
     }
     if (this.#out) return this.#onDataRewritten(chunk);
     if (this.#committed) {
-      if (this.#reader) this.#read(chunk);
       this.#forward(chunk);
+      if (this.#reader) this.#read(chunk);
       return;
     }
     this.#held.push(chunk);
     if (!this.#read(chunk)) return;
     this.#afterRead();
+    // Committed at the first token: the client has it; now the bookkeeping, and the rest of
+    // the chunk's events when they are still read.
+    if (this.#firstTokenDue) {
+      this.#firstTokenDue = false;
+      this.hooks.onFirstToken(this.#served);
+      if (this.#committed && this.#reader) this.#readEvents();
+    }
   }
 
   /** The same path, with the chunk's events re-encoded instead of relayed as bytes. */
@@ -143,8 +150,12 @@ export class StreamRelay implements ExchangeSink {
 
   /** Parses events; false when the attempt was ended (garbage or an early error). */
   #read(chunk: Buffer): boolean {
+    this.#reader!.feed(chunk);
+    return this.#readEvents();
+  }
+
+  #readEvents(): boolean {
     const reader = this.#reader!;
-    reader.feed(chunk);
     for (let event = reader.next(); event !== null; event = reader.next()) {
       if (event.data === null) continue;
       if (event.data === '[DONE]') {
@@ -174,11 +185,14 @@ export class StreamRelay implements ExchangeSink {
       if (choice.finish_reason != null) this.#finishReason = choice.finish_reason;
       if (!this.#started && (content || choice.delta?.tool_calls?.length || choice.finish_reason != null)) {
         this.#started = true;
-        this.#clearFirstTokenTimer();
+        this.#endFirstTokenWait();
+        // With no hold-back window the stream commits now: the first token goes out before
+        // the rest of the chunk is read and before the first-token bookkeeping (onData does both).
+        if (!this.#committed && this.hooks.holdBack === null && !this.#out) {
+          this.#firstTokenDue = true;
+          return true;
+        }
         this.hooks.onFirstToken(this.#served);
-        // Nothing left to learn from this chunk when the stream commits now and is not
-        // collected: the rest goes out as raw bytes, unparsed.
-        if (!this.#committed && this.hooks.holdBack === null && !this.hooks.collect && !this.#out) return true;
       }
     }
     return true;
@@ -221,9 +235,10 @@ export class StreamRelay implements ExchangeSink {
   }
 
   #forward(chunk: Buffer): void {
+    // Out first: what is learnt from the bytes can wait until the client has them.
+    if (!this.res.write(chunk)) this.#exchange?.pause();
     if (!this.#sawErrorFinish && chunk.includes(ERROR_FINISH)) this.#sawErrorFinish = true;
     if (!this.#reader) this.#tail = chunk.length >= TAIL_BYTES ? chunk.subarray(chunk.length - TAIL_BYTES) : Buffer.concat([this.#tail, chunk]).subarray(-TAIL_BYTES);
-    if (!this.res.write(chunk)) this.#exchange?.pause();
   }
 
   /** After the headers went out the status cannot change: the stream ends with an error event. */
@@ -255,13 +270,12 @@ export class StreamRelay implements ExchangeSink {
     this.done(result);
   }
 
-  #clearFirstTokenTimer(): void {
-    if (this.#firstTokenTimer) clearTimeout(this.#firstTokenTimer);
-    this.#firstTokenTimer = null;
+  #endFirstTokenWait(): void {
+    this.#exchange?.firstTokenArrived();
   }
 
   #clearTimers(): void {
-    this.#clearFirstTokenTimer();
+    this.#endFirstTokenWait();
     if (this.#holdTimer) clearTimeout(this.#holdTimer);
     this.#holdTimer = null;
   }

@@ -21,6 +21,8 @@ export interface ExchangeRequest {
   body: string | Buffer;
   firstByteTimeoutMs: number;
   totalTimeoutMs: number;
+  /** A stream's wait for its first token, ended by firstTokenArrived(); null for none. */
+  firstTokenTimeoutMs: number | null;
 }
 
 export class Exchange implements Dispatcher.DispatchHandler {
@@ -30,13 +32,24 @@ export class Exchange implements Dispatcher.DispatchHandler {
   // One native timer per exchange, on purpose: a shared sweep (exchanges in a long-lived Set,
   // checked every 100 ms) was tried twice and each time made V8 promote in-flight requests to
   // the old generation (a mark-compact every 1.3 s at 10 connections, +25% CPU per request).
-  #totalTimer: NodeJS.Timeout;
+  // A stream's first-token deadline shares it: the timer is set for the nearer deadline and,
+  // when the first token came in time, set again for the rest of the total. Most streams end
+  // before their first-token deadline, so they set and clear one timer, not two.
+  #timer: NodeJS.Timeout;
+  readonly #startedAt: number;
+  readonly #totalMs: number;
+  /** The first-token deadline the timer is set for, until the first token ends the wait. */
+  #firstTokenMs: number | null;
 
   constructor(
     request: ExchangeRequest,
     private readonly sink: ExchangeSink,
   ) {
-    this.#totalTimer = setTimeout(() => this.abort(timeoutFailure('total', request.totalTimeoutMs)), request.totalTimeoutMs);
+    this.#startedAt = performance.now();
+    this.#totalMs = request.totalTimeoutMs;
+    const firstToken = request.firstTokenTimeoutMs;
+    this.#firstTokenMs = firstToken !== null && firstToken < request.totalTimeoutMs ? firstToken : null;
+    this.#timer = setTimeout(this.#onDeadline, this.#firstTokenMs ?? this.#totalMs);
     request.dispatcher.dispatch(
       {
         origin: undefined,
@@ -54,6 +67,21 @@ export class Exchange implements Dispatcher.DispatchHandler {
   get finished(): boolean {
     return this.#done;
   }
+
+  /** The stream's first token came (or it will not be waited for): only the total deadline is left. */
+  firstTokenArrived(): void {
+    this.#firstTokenMs = null;
+  }
+
+  #onDeadline = (): void => {
+    if (this.#done) return;
+    const firstToken = this.#firstTokenMs;
+    if (firstToken !== null) return this.abort(timeoutFailure('first_token', firstToken));
+    const left = this.#totalMs - (performance.now() - this.#startedAt);
+    // Set for a first-token deadline that the first token beat: now the rest of the total.
+    if (left > 1) this.#timer = setTimeout(this.#onDeadline, left);
+    else this.abort(timeoutFailure('total', this.#totalMs));
+  };
 
   /** Stops the exchange; the sink hears `reason` through onError unless it already ended. */
   abort(reason: UpstreamFailure): void {
@@ -94,13 +122,14 @@ export class Exchange implements Dispatcher.DispatchHandler {
   #finish(): boolean {
     if (this.#done) return false;
     this.#done = true;
-    clearTimeout(this.#totalTimer);
+    clearTimeout(this.#timer);
     return true;
   }
 }
 
 /** One chat completion exchange with a model's upstream, with its timeouts and credentials. */
-export function exchangeWith(model: UpstreamTarget, pools: PoolSet, body: string | Buffer, sink: ExchangeSink): Exchange {
+/** `stream`: the model's first-token timeout applies (StreamRelay ends it with firstTokenArrived). */
+export function exchangeWith(model: UpstreamTarget, pools: PoolSet, body: string | Buffer, sink: ExchangeSink, stream = false): Exchange {
   return new Exchange(
     {
       dispatcher: poolFor(model, pools),
@@ -109,6 +138,7 @@ export function exchangeWith(model: UpstreamTarget, pools: PoolSet, body: string
       body,
       firstByteTimeoutMs: model.timeouts.firstByte,
       totalTimeoutMs: model.timeouts.total,
+      firstTokenTimeoutMs: stream ? model.timeouts.firstToken : null,
     },
     sink,
   );

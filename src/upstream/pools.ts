@@ -36,7 +36,7 @@ export class PoolSet {
 export interface UpstreamTarget {
   dispatcher: Dispatcher | null;
   upstream: { origin: string; connections: number; chatPath: string; headers: Readonly<Record<string, string>> };
-  timeouts: { connect: number; firstByte: number; total: number };
+  timeouts: { connect: number; firstByte: number; firstToken: number; total: number };
 }
 
 /** A model's pool, looked up once and kept on the model: the request path builds no key. */

@@ -48,3 +48,29 @@ test('many events in one chunk, LF-framed after a CRLF-framed one, are all found
   assert.equal(events[50], '{"i":49}');
   assert.equal(events[51], '[DONE]');
 });
+
+test('the same events whatever the chunking: split at every byte, including inside a blank line and a character', () => {
+  const body = Buffer.from(': ping\n\ndata: {"c":"巴黎"}\r\n\r\ndata: one\ndata: two\n\ndata: é\r\n\r\ndata: [DONE]\n\n');
+  const whole = new SseReader().push(body);
+  assert.deepEqual(
+    whole.map((e) => e.data),
+    [null, '{"c":"巴黎"}', 'one\ntwo', 'é', '[DONE]'],
+  );
+  for (let cut = 0; cut <= body.length; cut++) {
+    const reader = new SseReader();
+    const events = [...reader.push(body.subarray(0, cut)), ...reader.push(body.subarray(cut))];
+    assert.deepEqual(events, whole, `cut at byte ${cut}`);
+    assert.deepEqual(reader.end(), []);
+  }
+  const reader = new SseReader();
+  const events = [];
+  for (let i = 0; i < body.length; i++) events.push(...reader.push(body.subarray(i, i + 1)));
+  assert.deepEqual(events, whole, 'one byte at a time');
+});
+
+test('a stream cut off mid-event hands the rest to end(), a trailing CR dropped', () => {
+  const reader = new SseReader();
+  assert.deepEqual(reader.push('data: a\n\ndata: b\r'), [{ data: 'a' }]);
+  assert.deepEqual(reader.end(), [{ data: 'b' }]);
+  assert.deepEqual(reader.end(), []);
+});

@@ -92,7 +92,12 @@ describe('client keys', () => {
 describe('upstream failures', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ configYaml: (fleet) => gatewayConfigYaml(fleet).replace('chat-small: { provider: direct, model: gpt-4o-mini }', 'chat-small: { provider: direct, model: gpt-4o-mini, timeouts: { firstByte: 300ms } }') });
+    h = await startHarness({
+      configYaml: (fleet) =>
+        gatewayConfigYaml(fleet)
+          .replace('chat-small: { provider: direct, model: gpt-4o-mini }', 'chat-small: { provider: direct, model: gpt-4o-mini, timeouts: { firstByte: 300ms } }')
+          .replace('roles:', '  slowcapped: { provider: slowdirect, model: slow/model, timeouts: { firstToken: 300ms, total: 900ms } }\nroles:'),
+    });
   });
   after(() => h.close());
   beforeEach(() => {
@@ -168,6 +173,22 @@ describe('upstream failures', () => {
     assert.equal(r.status, 504);
     assert.equal(r.body.error.code, 'upstream_timeout_first_token');
     assert.match(r.body.error.message, /late@latedirect/);
+    await h.fleet.waitFor((s) => s.openRequests === 0);
+  });
+
+  test('a stream whose first token came in time is still bounded by the total timeout', async () => {
+    // The first-token deadline and the total share one timer, set again for the rest of the
+    // total once the first token beats it: the stream must still be cut at the total.
+    const res = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'slowcapped', messages: HELLO, stream: true }),
+    });
+    assert.equal(res.status, 200);
+    const text = await res.text();
+    assert.match(text, /"content":"[^"]+"/, 'tokens were streamed before the cut');
+    assert.match(text, /"code":"upstream_timeout_total"/);
+    assert.doesNotMatch(text, /\[DONE\]/);
     await h.fleet.waitFor((s) => s.openRequests === 0);
   });
 
