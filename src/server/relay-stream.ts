@@ -97,6 +97,7 @@ export class StreamRelay implements ExchangeSink {
     // the chunk's events when they are still read.
     if (this.#firstTokenDue) {
       this.#firstTokenDue = false;
+      if (this.#settled) return;
       this.hooks.onFirstToken(this.#served);
       if (this.#committed && this.#reader) this.#readEvents();
     }

@@ -127,8 +127,10 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-/** One chat completion exchange with a model's upstream, with its timeouts and credentials. */
-/** `stream`: the model's first-token timeout applies (StreamRelay ends it with firstTokenArrived). */
+/**
+ * One chat completion exchange with a model's upstream, with its timeouts and credentials.
+ * `stream`: the model's first-token timeout applies too (the relay ends it with firstTokenArrived).
+ */
 export function exchangeWith(model: UpstreamTarget, pools: PoolSet, body: string | Buffer, sink: ExchangeSink, stream = false): Exchange {
   return new Exchange(
     {
