@@ -30,10 +30,15 @@ export interface LoadResult extends LoadRun {
 }
 
 /** Warm-up before a target's later windows: V8 is warm by then, the connections may not be. */
-export const REWARM_SECONDS = 1;
+const REWARM_SECONDS = 1;
+
+/** The unrecorded load before a target's window in `round`: the full warm-up in round 1 only. */
+export function warmupBefore(round: number, warmupSeconds: number): number {
+  return round === 1 ? warmupSeconds : Math.min(warmupSeconds, REWARM_SECONDS);
+}
 
 export interface LoadSettings {
-  /** Unrecorded load before the measured window (the full warm-up in round 1, REWARM_SECONDS after). */
+  /** Unrecorded load before the measured window (warmupBefore). */
   warmupSeconds: number;
   measureSeconds: number;
   loadCore: number;

@@ -6,7 +6,7 @@ import { runFirstTokenBatch, type FirstTokenBatch } from './client-runs.js';
 import type { Fleet } from './fleet.js';
 import { measureHeld, type HeldResult } from './held.js';
 import { ForeignLoad, waitForQuiet } from './machine-load.js';
-import { measureLoad, medianOfRuns, REWARM_SECONDS, type LoadResult, type LoadRun } from './load.js';
+import { measureLoad, medianOfRuns, warmupBefore, type LoadResult, type LoadRun } from './load.js';
 import type { BenchOptions, TargetName } from './options.js';
 import { summarize } from './percentiles.js';
 import { startTarget, type Environment, type RunningTarget } from './targets.js';
@@ -51,7 +51,7 @@ export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
     const settings = { ...options, loadCore: ctx.loadCore, scriptDir: ctx.scriptDir, fleet: ctx.fleet, benchPids: () => env.procs.pids(), progress: ctx.progress };
     const runs = new Map<string, LoadRun[]>();
     for (let round = 1; round <= options.rounds; round++) {
-      const warmupSeconds = round === 1 ? options.warmupSeconds : Math.min(options.warmupSeconds, REWARM_SECONDS);
+      const warmupSeconds = warmupBefore(round, options.warmupSeconds);
       ctx.progress(`round ${round} of ${options.rounds}: wrk ${warmupSeconds} s warm-up + ${options.measureSeconds} s per target and concurrency`);
       // Reversed every other round, so no target always runs right after another one.
       const order = round % 2 === 1 ? targets : [...targets].reverse();

@@ -96,8 +96,13 @@ export function pairedFigure(a: LoadResult, b: LoadResult, figure: (a: LoadRun, 
     const other = b.runs[i];
     return other === undefined ? null : figure(run, other, i);
   });
-  const values = perRound.filter((v): v is number => v !== null && Number.isFinite(v));
+  const values = roundFigures(perRound);
   return { value: values.length === 0 ? null : median(values), perRound };
+}
+
+/** The rounds that gave a figure. */
+export function roundFigures(perRound: ReadonlyArray<number | null>): number[] {
+  return perRound.filter((v): v is number => v !== null && Number.isFinite(v));
 }
 
 /** A check judged on the median over rounds of a figure computed within each round. */

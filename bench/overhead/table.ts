@@ -2,8 +2,8 @@
 import type { Machine } from './machine.js';
 import type { TargetResult } from './measure.js';
 import type { BenchOptions } from './options.js';
-import type { Derived } from './report.js';
-import { REWARM_SECONDS } from './load.js';
+import { roundFigures, type Derived } from './report.js';
+import { warmupBefore } from './load.js';
 import { percentile } from './percentiles.js';
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : 'n/a');
@@ -17,7 +17,7 @@ export function renderMarkdown(results: TargetResult[], derived: Derived, option
     `# Warden overhead benchmark`,
     ``,
     `${machine.date} · ${machine.cpuModel} × ${machine.cores} · Node ${machine.node} · ${machine.commit}`,
-    `wrk -t1, ${options.rounds} round(s) of ${options.measureSeconds} s measured per target and concurrency (${options.warmupSeconds} s warm-up before the first, ${Math.min(options.warmupSeconds, REWARM_SECONDS)} s before the others), target order reversed every other round; figures per target are medians over the rounds; proxy pinned to core 0, fleet and clients to core 1.`,
+    `wrk -t1, ${options.rounds} round(s) of ${options.measureSeconds} s measured per target and concurrency (${options.warmupSeconds} s warm-up before the first, ${warmupBefore(2, options.warmupSeconds)} s before the others), target order reversed every other round; figures per target are medians over the rounds; proxy pinned to core 0, fleet and clients to core 1.`,
     ``,
     `| | ${names.join(' | ')} |`,
     `|---|${names.map(() => '---:').join('|')}|`,
@@ -57,7 +57,7 @@ function added(a: { p50: number; p99: number } | undefined): string {
 
 /** The middle half of a check's per-round figures, and how many rounds gave one. */
 function spread(perRound: Array<number | null>): string {
-  const values = perRound.filter((v): v is number => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
+  const values = roundFigures(perRound).sort((a, b) => a - b);
   if (values.length < 4) return `rounds: ${perRound.map((v) => (v === null ? '—' : v.toFixed(2))).join(', ')}`;
   return `middle half ${percentile(values, 25).toFixed(2)} to ${percentile(values, 75).toFixed(2)} over ${values.length} rounds`;
 }

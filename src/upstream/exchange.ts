@@ -36,20 +36,22 @@ export class Exchange implements Dispatcher.DispatchHandler {
   // when the first token came in time, set again for the rest of the total. Most streams end
   // before their first-token deadline, so they set and clear one timer, not two.
   #timer: NodeJS.Timeout;
-  readonly #startedAt: number;
   readonly #totalMs: number;
   /** The first-token deadline the timer is set for, until the first token ends the wait. */
   #firstTokenMs: number | null;
+  /** What is left of the total when a first-token deadline passes with the first token in; 0 after. */
+  #restOfTotalMs: number;
 
   constructor(
     request: ExchangeRequest,
     private readonly sink: ExchangeSink,
   ) {
-    this.#startedAt = performance.now();
-    this.#totalMs = request.totalTimeoutMs;
+    const total = request.totalTimeoutMs;
     const firstToken = request.firstTokenTimeoutMs;
-    this.#firstTokenMs = firstToken !== null && firstToken < request.totalTimeoutMs ? firstToken : null;
-    this.#timer = setTimeout(this.#onDeadline, this.#firstTokenMs ?? this.#totalMs);
+    this.#totalMs = total;
+    this.#firstTokenMs = firstToken !== null && firstToken < total ? firstToken : null;
+    this.#restOfTotalMs = this.#firstTokenMs === null ? 0 : total - this.#firstTokenMs;
+    this.#timer = setTimeout(this.#onDeadline, this.#firstTokenMs ?? total);
     request.dispatcher.dispatch(
       {
         origin: undefined,
@@ -77,10 +79,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
     if (this.#done) return;
     const firstToken = this.#firstTokenMs;
     if (firstToken !== null) return this.abort(timeoutFailure('first_token', firstToken));
-    const left = this.#totalMs - (performance.now() - this.#startedAt);
+    const rest = this.#restOfTotalMs;
+    if (rest === 0) return this.abort(timeoutFailure('total', this.#totalMs));
     // Set for a first-token deadline that the first token beat: now the rest of the total.
-    if (left > 1) this.#timer = setTimeout(this.#onDeadline, left);
-    else this.abort(timeoutFailure('total', this.#totalMs));
+    this.#restOfTotalMs = 0;
+    this.#timer = setTimeout(this.#onDeadline, rest);
   };
 
   /** Stops the exchange; the sink hears `reason` through onError unless it already ended. */
