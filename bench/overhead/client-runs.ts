@@ -14,12 +14,28 @@ export interface FirstTokenBatch {
   firstError: string | null;
 }
 
-export async function runFirstTokenBatch(procs: ProcessSet, core: number, name: string, url: string, body: string, count: number): Promise<FirstTokenBatch> {
-  const child = procs.start({ name: `first-token-${name}`, core, command: process.execPath, args: [FIRST_TOKEN, '--url', url, '--body', body, '--count', String(count)], stdout: 'pipe' });
-  // Generous bound: even at 50 ms a request, the batch ends well inside it.
-  const line = await nextLine(child, 60_000 + count * 50);
-  await child.exited;
-  return JSON.parse(line) as FirstTokenBatch;
+export interface FirstTokenClient {
+  /** Runs `count` sequential streams on the client's connection. */
+  turn(count: number): Promise<FirstTokenBatch>;
+  close(): Promise<void>;
+}
+
+/** A first-token client for one target, kept up for the whole phase (clients/first-token.ts). */
+export function startFirstTokenClient(procs: ProcessSet, core: number, name: string, url: string, body: string): FirstTokenClient {
+  const child = procs.start({ name: `first-token-${name}`, core, command: process.execPath, args: [FIRST_TOKEN, '--url', url, '--body', body], stdin: true, stdout: 'pipe' });
+  const lines = createInterface({ input: stdoutOf(child) });
+  return {
+    async turn(count) {
+      child.process.stdin?.write(`${count}\n`);
+      // Generous bound: even at 50 ms a request, the turn ends well inside it.
+      return JSON.parse(await nextLine(child, 60_000 + count * 50, lines)) as FirstTokenBatch;
+    },
+    async close() {
+      child.process.stdin?.end();
+      await Promise.race([child.exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      await procs.stop(child);
+    },
+  };
 }
 
 export interface HeldStreams {

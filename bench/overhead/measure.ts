@@ -2,7 +2,7 @@
 // costs nothing) so wrk runs and first-token batches can alternate between targets: this VM's
 // speed drifts by tens of percent within minutes, and alternating spreads the drift over all
 // targets instead of handing it to whichever ran last. Memory is measured per target in turn.
-import { runFirstTokenBatch, type FirstTokenBatch } from './client-runs.js';
+import { startFirstTokenClient, type FirstTokenBatch } from './client-runs.js';
 import type { Fleet } from './fleet.js';
 import { measureHeld, type HeldResult } from './held.js';
 import { ForeignLoad, waitForQuiet } from './machine-load.js';
@@ -10,6 +10,7 @@ import { measureLoad, medianOfRuns, warmupBefore, type LoadResult, type LoadRun 
 import type { BenchOptions, TargetName } from './options.js';
 import { summarize } from './percentiles.js';
 import { startTarget, type Environment, type RunningTarget } from './targets.js';
+import { runWrk, writePostScript } from './wrk.js';
 
 export interface FirstTokenResult {
   count: number;
@@ -17,6 +18,8 @@ export interface FirstTokenResult {
   firstError: string | null;
   p50Ms: number;
   p99Ms: number;
+  /** The p50 of each round's turn (null when the turn gave no sample), for the paired checks. */
+  roundP50Ms: Array<number | null>;
   /** Foreign CPU (cores) over the whole interleaved first-token phase, shared by every target. */
   foreignCores: number;
 }
@@ -38,8 +41,10 @@ export interface MeasureContext {
   progress(message: string): void;
 }
 
-/** Streams per first-token batch: small enough to alternate often, large enough to be cheap. */
-const FIRST_TOKEN_BATCH = 100;
+/** Streams per target and round of the first-token phase: a turn lasts tens of milliseconds. */
+const FIRST_TOKEN_TURN = 20;
+/** Connections of the streaming warm-up before the first-token batches. */
+const STREAM_WARMUP_CONNECTIONS = 10;
 
 export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
   const { env, options } = ctx;
@@ -65,7 +70,7 @@ export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
       }
     }
     for (const target of targets) load.set(target.name, options.connections.map((c) => medianOfRuns(runs.get(`${target.name}@${c}`) ?? [])));
-    ctx.progress(`first token: ${options.streams} sequential streams per target, alternating in batches of ${FIRST_TOKEN_BATCH}`);
+    ctx.progress(`first token: ${options.streams} sequential streams per target, alternating in turns of ${FIRST_TOKEN_TURN}`);
     await waitForQuiet(env.procs.pids(), 0.1, 60_000);
     firstToken = await firstTokenInterleaved(targets, ctx);
   } finally {
@@ -79,21 +84,52 @@ export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
   return results;
 }
 
-/** Every target's first-token batches, interleaved, then summarised per target. */
+/**
+ * The streaming path's own warm-up, as the load rounds have theirs: the load phase only sent
+ * non-streaming requests, so a proxy that reads what it relays meets new code and new object
+ * shapes here (V8 was still optimising Warden's stream path 3,000 streams in, one function at a
+ * time), while a proxy that relays bytes runs the code it ran all along.
+ */
+async function warmStreaming(targets: RunningTarget[], ctx: MeasureContext): Promise<void> {
+  const seconds = ctx.options.warmupSeconds;
+  if (seconds <= 0) return;
+  ctx.progress(`first token: ${seconds} s streaming warm-up per target (wrk, ${STREAM_WARMUP_CONNECTIONS} connections)`);
+  for (const t of targets) {
+    const script = writePostScript(ctx.scriptDir, `${t.name}-stream`, t.bodies.stream);
+    const others = targets.filter((o) => o !== t).flatMap((o) => (o.proxy ? [o.proxy] : []));
+    const run = await ctx.env.procs.frozen(others, () => runWrk(t.url, script, STREAM_WARMUP_CONNECTIONS, seconds, ctx.loadCore));
+    if (run.errors > 0) throw new Error(`first-token warm-up of ${t.name}: ${run.errors} of ${run.requests} streaming requests failed`);
+  }
+}
+
+/**
+ * Every target's first-token streams in short turns, interleaved round by round, then
+ * summarised per target. Turns are short because this VM flips between speeds within a
+ * second (one proxy's 100-stream batches measured 60 and 150 µs of in-proxy time a second
+ * apart): a check then compares the targets' turns of the same round, as the load checks do.
+ */
 async function firstTokenInterleaved(targets: RunningTarget[], ctx: MeasureContext): Promise<Map<TargetName, FirstTokenResult>> {
-  const tallies = new Map<TargetName, FirstTokenBatch>(targets.map((t) => [t.name, { samples: [], errors: 0, firstError: null }]));
+  const tallies = new Map<TargetName, FirstTokenBatch & { roundP50Ms: Array<number | null> }>(targets.map((t) => [t.name, { samples: [], errors: 0, firstError: null, roundP50Ms: [] }]));
   const total = ctx.options.streams;
+  await warmStreaming(targets, ctx);
+  const clients = new Map(targets.map((t) => [t.name, startFirstTokenClient(ctx.env.procs, ctx.loadCore, t.name, t.url, t.bodies.stream)]));
   const foreign = new ForeignLoad(ctx.env.procs.pids());
-  for (let done = 0; done < total; done += FIRST_TOKEN_BATCH) {
-    const count = Math.min(FIRST_TOKEN_BATCH, total - done);
-    for (const t of targets) {
-      const others = targets.filter((o) => o !== t).flatMap((o) => (o.proxy ? [o.proxy] : []));
-      const batch = await ctx.env.procs.frozen(others, () => runFirstTokenBatch(ctx.env.procs, ctx.loadCore, t.name, t.url, t.bodies.stream, count));
-      const tally = tallies.get(t.name) as FirstTokenBatch;
-      tally.samples.push(...batch.samples);
-      tally.errors += batch.errors;
-      tally.firstError ??= batch.firstError;
+  try {
+    for (let done = 0, round = 0; done < total; done += FIRST_TOKEN_TURN, round++) {
+      const count = Math.min(FIRST_TOKEN_TURN, total - done);
+      // Reversed every other round, as the load rounds are: no target always follows the same one.
+      for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
+        const others = targets.filter((o) => o !== t).flatMap((o) => (o.proxy ? [o.proxy] : []));
+        const batch = await ctx.env.procs.frozen(others, () => clients.get(t.name)!.turn(count));
+        const tally = tallies.get(t.name)!;
+        tally.samples.push(...batch.samples);
+        tally.roundP50Ms.push(batch.samples.length > 0 ? summarize(batch.samples).p50 : null);
+        tally.errors += batch.errors;
+        tally.firstError ??= batch.firstError;
+      }
     }
+  } finally {
+    await Promise.all([...clients.values()].map((c) => c.close()));
   }
   const foreignCores = foreign.cores();
   const results = new Map<TargetName, FirstTokenResult>();
@@ -103,7 +139,7 @@ async function firstTokenInterleaved(targets: RunningTarget[], ctx: MeasureConte
       throw new Error(`first-token ${name}: ${tally.errors} of ${total} streams failed (${tally.firstError ?? 'no content seen'})`);
     }
     const { p50, p99, count } = summarize(tally.samples);
-    results.set(name, { count, errors: tally.errors, firstError: tally.firstError, p50Ms: p50, p99Ms: p99, foreignCores });
+    results.set(name, { count, errors: tally.errors, firstError: tally.firstError, p50Ms: p50, p99Ms: p99, roundP50Ms: tally.roundP50Ms, foreignCores });
   }
   return results;
 }

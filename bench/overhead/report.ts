@@ -1,7 +1,8 @@
 // Turns raw measurements into what the issue asks: latency added over direct, Warden against
 // the minimal proxy measured in the same run, each check PASS or MISS against its target.
-// Load checks are paired: each figure is computed within one round, where the targets ran a
-// minute apart, and the median over rounds is judged. This VM's speed drifts by tens of
+// Checks are paired: each figure is computed within one round, where the targets ran a minute
+// apart (load) or in consecutive turns of 20 streams (first token), and the median over rounds
+// is judged. This VM's speed drifts by tens of
 // percent between rounds, so a ratio of two medians taken from different rounds mixes that
 // drift into the comparison; a ratio within a round does not.
 import type { LoadResult, LoadRun } from './load.js';
@@ -65,7 +66,7 @@ export function derive(results: TargetResult[]): Derived {
         return minimalAdded > 0 ? (w.p50Ms - directP50) / minimalAdded : null;
       }, 'max', 1.25));
     }
-    checks.push(ratioOfAdded('warden added first-token p50 / minimal\'s', firstTokenAddedMs.warden?.p50, firstTokenAddedMs.minimal?.p50));
+    checks.push(firstTokenRatio(direct, minimal, warden));
     checks.push(check(`warden RSS / minimal RSS with ${warden.held.open} streams`, warden.held.rssWithBytes / minimal.held.rssWithBytes, 'max', 1.3));
   }
   // Issue 6: what a Redis store adds per request over the SQLite one, at p50.
@@ -77,9 +78,7 @@ export function derive(results: TargetResult[]): Derived {
       checks.push(paired(`warden-redis p50 − warden (SQLite) p50 @${l.connections} conns, ms`, l, base, (r, s) => r.p50Ms - s.p50Ms, 'max', 0.1));
       info.push({ name: `warden-redis − warden CPU µs per request @${l.connections}`, value: pairedFigure(l, base, (r, s) => r.serverCpuUsPerRequest - s.serverCpuUsPerRequest).value });
     }
-    const ft = firstTokenAddedMs['warden-redis'];
-    const ftBase = firstTokenAddedMs.warden;
-    if (ft && ftBase) checks.push(check('warden-redis first-token p50 − warden\'s, ms', ft.p50 - ftBase.p50, 'max', 0.1));
+    checks.push(overRounds('warden-redis first-token p50 − warden\'s, ms', firstTokenRounds(redis, warden, (r, s) => r - s), 'max', 0.1));
   }
   return { addedMs, firstTokenAddedMs, checks, info };
 }
@@ -107,9 +106,7 @@ export function roundFigures(perRound: ReadonlyArray<number | null>): number[] {
 
 /** A check judged on the median over rounds of a figure computed within each round. */
 function paired(name: string, a: LoadResult, b: LoadResult, figure: (a: LoadRun, b: LoadRun, round: number) => number | null, kind: 'min' | 'max', target: number): Check {
-  const { value, perRound } = pairedFigure(a, b, figure);
-  if (value === null) return { name, value: null, kind, target, verdict: 'n/a', note: 'no round gave a figure', perRound };
-  return { ...check(name, value, kind, target), perRound };
+  return overRounds(name, pairedFigure(a, b, figure).perRound, kind, target);
 }
 
 function check(name: string, value: number, kind: 'min' | 'max', target: number): Check {
@@ -117,11 +114,28 @@ function check(name: string, value: number, kind: 'min' | 'max', target: number)
   return { name, value, kind, target, verdict: pass ? 'PASS' : 'MISS' };
 }
 
-/** A ratio of added latencies means nothing when the minimal proxy added none (noise or less). */
-function ratioOfAdded(name: string, added: number | undefined, base: number | undefined): Check {
-  if (added === undefined || base === undefined) return { name, value: null, kind: 'max', target: 1.25, verdict: 'n/a', note: 'not measured' };
-  if (base <= 0) {
-    return { name, value: null, kind: 'max', target: 1.25, verdict: 'n/a', note: `minimal added ${base.toFixed(3)} ms: no base to compare with` };
-  }
-  return check(name, added / base, 'max', 1.25);
+/** `figure` of two targets' first-token p50s in each round of turns (null where a turn gave none). */
+function firstTokenRounds(a: TargetResult, b: TargetResult, figure: (a: number, b: number, round: number) => number | null): Array<number | null> {
+  return a.firstToken.roundP50Ms.map((p50, i) => {
+    const other = b.firstToken.roundP50Ms[i];
+    return p50 === null || other === null || other === undefined ? null : figure(p50, other, i);
+  });
+}
+
+/** Added first-token p50 over the minimal proxy's, within each round, as the load checks are. */
+function firstTokenRatio(direct: TargetResult, minimal: TargetResult, warden: TargetResult): Check {
+  const perRound = firstTokenRounds(warden, minimal, (w, m, i) => {
+    const d = direct.firstToken.roundP50Ms[i];
+    if (d === null || d === undefined) return null;
+    // A ratio of added latencies means nothing when the minimal proxy added none (noise or less).
+    return m - d > 0 ? (w - d) / (m - d) : null;
+  });
+  return overRounds('warden added first-token p50 / minimal\'s', perRound, 'max', 1.25);
+}
+
+/** A check judged on the median of per-round figures. */
+function overRounds(name: string, perRound: Array<number | null>, kind: 'min' | 'max', target: number): Check {
+  const values = roundFigures(perRound);
+  if (values.length === 0) return { name, value: null, kind, target, verdict: 'n/a', note: 'no round gave a figure', perRound };
+  return { ...check(name, median(values), kind, target), perRound };
 }

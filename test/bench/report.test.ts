@@ -9,11 +9,11 @@ function run(rps: number, p50Ms: number): LoadRun {
   return { connections: 100, requests: rps * 10, rps, p50Ms, p99Ms: p50Ms * 3, serverCpuUsPerRequest: 1e6 / rps, fleetCpuUsPerRequest: 40, foreignCores: 0 };
 }
 
-function target(name: TargetName, runs: Array<[number, number]>): TargetResult {
+function target(name: TargetName, runs: Array<[number, number]>, firstTokenRounds: Array<number | null> = [1]): TargetResult {
   return {
     name,
     load: [medianOfRuns(runs.map(([rps, p50]) => run(rps, p50)))],
-    firstToken: { count: 100, errors: 0, firstError: null, p50Ms: 1, p99Ms: 2, foreignCores: 0 },
+    firstToken: { count: 100, errors: 0, firstError: null, p50Ms: 1, p99Ms: 2, roundP50Ms: firstTokenRounds, foreignCores: 0 },
     held: { process: 'proxy', requested: 10, open: 10, failed: 0, firstError: null, rssBeforeBytes: 1e8, rssWithBytes: 1.1e8, bytesPerStream: 1e6 },
   } as TargetResult;
 }
@@ -64,5 +64,25 @@ test('the Redis store check is the per-round difference against the SQLite arm',
   const diff = check([direct, minimal, sqlite, redis], 'warden-redis p50 − warden (SQLite) p50 @100');
   assert.deepEqual(diff.perRound?.map((v) => v?.toFixed(2)), ['0.05', '0.10']);
   assert.equal(diff.value?.toFixed(3), '0.075');
+  assert.equal(diff.verdict, 'PASS');
+});
+
+test('first-token checks are paired by round of turns: a slow spell that all targets met cancels out', () => {
+  const load: Array<[number, number]> = [[10000, 10]];
+  // Round 2 was a slow spell for everyone; round 3's minimal turn gave no sample.
+  const direct = target('direct', load, [0.5, 1.0, 0.5, 0.5]);
+  const minimal = target('minimal', load, [0.9, 1.8, null, 0.9]);
+  const warden = target('warden', load, [1.0, 1.9, 1.0, 1.02]);
+  const ratio = check([direct, minimal, warden], "warden added first-token p50 / minimal's");
+  assert.deepEqual(ratio.perRound?.map((v) => (v === null ? null : v.toFixed(3))), ['1.250', '1.125', null, '1.300']);
+  assert.equal(ratio.value?.toFixed(2), '1.25');
+  assert.equal(ratio.verdict, 'PASS');
+  // A round where the minimal proxy added nothing gives no ratio rather than a huge one.
+  const flat = target('minimal', load, [0.5, 0.4, 0.5, 0.5]);
+  assert.equal(check([direct, flat, warden], "warden added first-token p50 / minimal's").verdict, 'n/a');
+  const redis = target('warden-redis', load, [1.05, 1.95, 1.2, null]);
+  const diff = check([direct, minimal, warden, redis], "warden-redis first-token p50 − warden's");
+  assert.deepEqual(diff.perRound?.map((v) => (v === null ? null : v.toFixed(2))), ['0.05', '0.05', '0.20', null]);
+  assert.equal(diff.value?.toFixed(2), '0.05');
   assert.equal(diff.verdict, 'PASS');
 });
