@@ -60,7 +60,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
         headers: request.headers,
         body: request.body,
         headersTimeout: request.firstByteTimeoutMs,
-        bodyTimeout: request.totalTimeoutMs,
+        // Off: undici's body timeout counts idleness from the last chunk, so set to the total it
+        // could only ever fire after this exchange's own total deadline. Left on, undici swaps
+        // its parser timer between the two values twice per request (made, cleared, made again)
+        // and refreshes it on every chunk.
+        bodyTimeout: 0,
       },
       this,
     );
