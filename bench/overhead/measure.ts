@@ -8,6 +8,7 @@ import { measureHeld, type HeldResult } from './held.js';
 import { ForeignLoad, waitForQuiet } from './machine-load.js';
 import { measureLoad, medianOfRuns, warmupBefore, type LoadResult, type LoadRun } from './load.js';
 import type { BenchOptions, TargetName } from './options.js';
+import type { Child } from './processes.js';
 import { summarize } from './percentiles.js';
 import { startTarget, type Environment, type RunningTarget } from './targets.js';
 import { runWrk, writePostScript } from './wrk.js';
@@ -58,13 +59,11 @@ export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
     for (let round = 1; round <= options.rounds; round++) {
       const warmupSeconds = warmupBefore(round, options.warmupSeconds);
       ctx.progress(`round ${round} of ${options.rounds}: wrk ${warmupSeconds} s warm-up + ${options.measureSeconds} s per target and concurrency`);
-      // Reversed every other round, so no target always runs right after another one.
-      const order = round % 2 === 1 ? targets : [...targets].reverse();
+      const order = inRoundOrder(targets, round);
       for (const connections of options.connections) {
         for (const target of order) {
           const key = `${target.name}@${connections}`;
-          const others = targets.filter((t) => t !== target).flatMap((t) => (t.proxy ? [t.proxy] : []));
-          const run = await env.procs.frozen(others, () => measureLoad(target, connections, { ...settings, warmupSeconds }));
+          const run = await env.procs.frozen(proxiesBut(targets, target), () => measureLoad(target, connections, { ...settings, warmupSeconds }));
           runs.set(key, [...(runs.get(key) ?? []), run]);
         }
       }
@@ -84,6 +83,16 @@ export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
   return results;
 }
 
+/** The targets in `round`'s order (from 1): reversed every other round, so no target always runs right after another one. */
+function inRoundOrder(targets: RunningTarget[], round: number): RunningTarget[] {
+  return round % 2 === 1 ? targets : [...targets].reverse();
+}
+
+/** The proxy processes to freeze while `target` is measured. */
+function proxiesBut(targets: RunningTarget[], target: RunningTarget): Child[] {
+  return targets.filter((t) => t !== target).flatMap((t) => (t.proxy ? [t.proxy] : []));
+}
+
 /**
  * The streaming path's own warm-up, as the load rounds have theirs: the load phase only sent
  * non-streaming requests, so a proxy that reads what it relays meets new code and new object
@@ -96,8 +105,7 @@ async function warmStreaming(targets: RunningTarget[], ctx: MeasureContext): Pro
   ctx.progress(`first token: ${seconds} s streaming warm-up per target (wrk, ${STREAM_WARMUP_CONNECTIONS} connections)`);
   for (const t of targets) {
     const script = writePostScript(ctx.scriptDir, `${t.name}-stream`, t.bodies.stream);
-    const others = targets.filter((o) => o !== t).flatMap((o) => (o.proxy ? [o.proxy] : []));
-    const run = await ctx.env.procs.frozen(others, () => runWrk(t.url, script, STREAM_WARMUP_CONNECTIONS, seconds, ctx.loadCore));
+    const run = await ctx.env.procs.frozen(proxiesBut(targets, t), () => runWrk(t.url, script, STREAM_WARMUP_CONNECTIONS, seconds, ctx.loadCore));
     if (run.errors > 0) throw new Error(`first-token warm-up of ${t.name}: ${run.errors} of ${run.requests} streaming requests failed`);
   }
 }
@@ -115,12 +123,10 @@ async function firstTokenInterleaved(targets: RunningTarget[], ctx: MeasureConte
   const clients = new Map(targets.map((t) => [t.name, startFirstTokenClient(ctx.env.procs, ctx.loadCore, t.name, t.url, t.bodies.stream)]));
   const foreign = new ForeignLoad(ctx.env.procs.pids());
   try {
-    for (let done = 0, round = 0; done < total; done += FIRST_TOKEN_TURN, round++) {
+    for (let done = 0, round = 1; done < total; done += FIRST_TOKEN_TURN, round++) {
       const count = Math.min(FIRST_TOKEN_TURN, total - done);
-      // Reversed every other round, as the load rounds are: no target always follows the same one.
-      for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
-        const others = targets.filter((o) => o !== t).flatMap((o) => (o.proxy ? [o.proxy] : []));
-        const batch = await ctx.env.procs.frozen(others, () => clients.get(t.name)!.turn(count));
+      for (const t of inRoundOrder(targets, round)) {
+        const batch = await ctx.env.procs.frozen(proxiesBut(targets, t), () => clients.get(t.name)!.turn(count));
         const tally = tallies.get(t.name)!;
         tally.samples.push(...batch.samples);
         tally.roundP50Ms.push(batch.samples.length > 0 ? summarize(batch.samples).p50 : null);
