@@ -32,7 +32,6 @@ export function startFirstTokenClient(procs: ProcessSet, core: number, name: str
     },
     async close() {
       child.process.stdin?.end();
-      await Promise.race([child.exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
       await procs.stop(child);
     },
   };

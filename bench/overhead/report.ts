@@ -60,10 +60,7 @@ export function derive(results: TargetResult[]): Derived {
       const d = loadAt(direct, c);
       checks.push(paired(`warden added p50 / minimal added p50 @${c} conns`, l, base, (w, m, i) => {
         const directP50 = d.runs[i]?.p50Ms;
-        if (directP50 === undefined) return null;
-        // A ratio of added latencies means nothing when the minimal proxy added none (noise or less).
-        const minimalAdded = m.p50Ms - directP50;
-        return minimalAdded > 0 ? (w.p50Ms - directP50) / minimalAdded : null;
+        return directP50 === undefined ? null : addedRatio(w.p50Ms, m.p50Ms, directP50);
       }, 'max', 1.25));
     }
     checks.push(firstTokenRatio(direct, minimal, warden));
@@ -109,6 +106,15 @@ function paired(name: string, a: LoadResult, b: LoadResult, figure: (a: LoadRun,
   return overRounds(name, pairedFigure(a, b, figure).perRound, kind, target);
 }
 
+/**
+ * Warden's latency over direct's, as a multiple of the minimal proxy's; null when the minimal
+ * proxy added none (noise or less), where a ratio means nothing.
+ */
+function addedRatio(warden: number, minimal: number, direct: number): number | null {
+  const minimalAdded = minimal - direct;
+  return minimalAdded > 0 ? (warden - direct) / minimalAdded : null;
+}
+
 function check(name: string, value: number, kind: 'min' | 'max', target: number): Check {
   const pass = kind === 'min' ? value >= target : value <= target;
   return { name, value, kind, target, verdict: pass ? 'PASS' : 'MISS' };
@@ -126,9 +132,7 @@ function firstTokenRounds(a: TargetResult, b: TargetResult, figure: (a: number, 
 function firstTokenRatio(direct: TargetResult, minimal: TargetResult, warden: TargetResult): Check {
   const perRound = firstTokenRounds(warden, minimal, (w, m, i) => {
     const d = direct.firstToken.roundP50Ms[i];
-    if (d === null || d === undefined) return null;
-    // A ratio of added latencies means nothing when the minimal proxy added none (noise or less).
-    return m - d > 0 ? (w - d) / (m - d) : null;
+    return d === null || d === undefined ? null : addedRatio(w, m, d);
   });
   return overRounds('warden added first-token p50 / minimal\'s', perRound, 'max', 1.25);
 }

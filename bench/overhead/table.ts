@@ -40,7 +40,7 @@ export function renderMarkdown(results: TargetResult[], derived: Derived, option
   lines.push(row('KiB per held stream', (r) => (r.held.bytesPerStream / 1024).toFixed(1)));
   const foreign = Math.max(...results.flatMap((r) => [...r.load.map((l) => l.foreignCores), r.firstToken.foreignCores]));
   if (foreign > 0.15) lines.push('', `Other processes used up to ${foreign.toFixed(2)} cores during some measurements: figures are noisier than usual.`);
-  lines.push('', 'Load checks are paired: the figure is computed within each round (order alternating forward and reversed), and the median over rounds is judged.');
+  lines.push('', 'Checks are paired: the figure is computed within each round (load windows, or turns of 20 first-token streams; order alternating forward and reversed), and the median over rounds is judged.');
   lines.push('', '| check | value | target | result |', '|---|---:|---:|---|');
   for (const c of derived.checks) {
     const value = c.value === null ? (c.note ?? 'n/a') : c.value.toFixed(2);

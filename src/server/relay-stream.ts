@@ -186,7 +186,7 @@ export class StreamRelay implements ExchangeSink {
       if (choice.finish_reason != null) this.#finishReason = choice.finish_reason;
       if (!this.#started && (content || choice.delta?.tool_calls?.length || choice.finish_reason != null)) {
         this.#started = true;
-        this.#exchange?.firstTokenArrived();
+        this.#exchange?.endFirstTokenWait();
         // With no hold-back window the stream commits now: the first token goes out before
         // the rest of the chunk is read and before the first-token bookkeeping (onData does both).
         if (!this.#committed && this.hooks.holdBack === null && !this.#out) {
@@ -272,7 +272,7 @@ export class StreamRelay implements ExchangeSink {
   }
 
   #clearTimers(): void {
-    this.#exchange?.firstTokenArrived();
+    this.#exchange?.endFirstTokenWait();
     if (this.#holdTimer) clearTimeout(this.#holdTimer);
     this.#holdTimer = null;
   }

@@ -21,7 +21,7 @@ export interface ExchangeRequest {
   body: string | Buffer;
   firstByteTimeoutMs: number;
   totalTimeoutMs: number;
-  /** A stream's wait for its first token, ended by firstTokenArrived(); null for none. */
+  /** A stream's wait for its first token, ended by endFirstTokenWait(); null for none. */
   firstTokenTimeoutMs: number | null;
 }
 
@@ -74,8 +74,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
     return this.#done;
   }
 
-  /** The stream's first token came (or it will not be waited for): only the total deadline is left. */
-  firstTokenArrived(): void {
+  /** The stream's first token came, or will not be waited for (an error status, the end): only the total deadline is left. */
+  endFirstTokenWait(): void {
     this.#firstTokenMs = null;
   }
 
@@ -136,7 +136,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
 
 /**
  * One chat completion exchange with a model's upstream, with its timeouts and credentials.
- * `stream`: the model's first-token timeout applies too (the relay ends it with firstTokenArrived).
+ * `stream`: the model's first-token timeout applies too (the relay ends it with endFirstTokenWait).
  */
 export function exchangeWith(model: UpstreamTarget, pools: PoolSet, body: string | Buffer, sink: ExchangeSink, stream = false): Exchange {
   return new Exchange(
