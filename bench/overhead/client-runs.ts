@@ -4,31 +4,34 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Child, ProcessSet } from './processes.js';
 
-const FIRST_TOKEN = fileURLToPath(new URL('./clients/first-token.js', import.meta.url));
+const SEQUENTIAL = fileURLToPath(new URL('./clients/sequential.js', import.meta.url));
 const HOLD_STREAMS = fileURLToPath(new URL('./clients/hold-streams.js', import.meta.url));
 
-export interface FirstTokenBatch {
-  /** Milliseconds from request start to the first content event, one per successful stream. */
+export interface SequentialBatch {
+  /** Milliseconds from request start to the first content event (or the answer's end), one per successful request. */
   samples: number[];
   errors: number;
   firstError: string | null;
 }
 
-export interface FirstTokenClient {
-  /** Runs `count` sequential streams on the client's connection. */
-  turn(count: number): Promise<FirstTokenBatch>;
+/** What a sequential request is timed to: a stream's first content event, or the end of a plain answer. */
+export type SequentialUntil = 'first-content' | 'answer';
+
+export interface SequentialClient {
+  /** Runs `count` requests one after another on the client's connection. */
+  turn(count: number): Promise<SequentialBatch>;
   close(): Promise<void>;
 }
 
-/** A first-token client for one target, kept up for the whole phase (clients/first-token.ts). */
-export function startFirstTokenClient(procs: ProcessSet, core: number, name: string, url: string, body: string): FirstTokenClient {
-  const child = procs.start({ name: `first-token-${name}`, core, command: process.execPath, args: [FIRST_TOKEN, '--url', url, '--body', body], stdin: true, stdout: 'pipe' });
+/** A sequential client for one target, kept up for the whole phase (clients/sequential.ts). */
+export function startSequentialClient(procs: ProcessSet, core: number, name: string, url: string, body: string, until: SequentialUntil): SequentialClient {
+  const child = procs.start({ name: `${until}-${name}`, core, command: process.execPath, args: [SEQUENTIAL, '--url', url, '--body', body, '--until', until], stdin: true, stdout: 'pipe' });
   const lines = createInterface({ input: stdoutOf(child) });
   return {
     async turn(count) {
       child.process.stdin?.write(`${count}\n`);
       // Generous bound: even at 50 ms a request, the turn ends well inside it.
-      return JSON.parse(await nextLine(child, 60_000 + count * 50, lines)) as FirstTokenBatch;
+      return JSON.parse(await nextLine(child, 60_000 + count * 50, lines)) as SequentialBatch;
     },
     async close() {
       child.process.stdin?.end();

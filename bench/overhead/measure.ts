@@ -2,7 +2,7 @@
 // costs nothing) so wrk runs and first-token batches can alternate between targets: this VM's
 // speed drifts by tens of percent within minutes, and alternating spreads the drift over all
 // targets instead of handing it to whichever ran last. Memory is measured per target in turn.
-import { startFirstTokenClient, type FirstTokenBatch } from './client-runs.js';
+import { startSequentialClient, type SequentialBatch, type SequentialUntil } from './client-runs.js';
 import type { Fleet } from './fleet.js';
 import { measureHeld, type HeldResult } from './held.js';
 import { ForeignLoad, waitForQuiet } from './machine-load.js';
@@ -13,7 +13,8 @@ import { summarize } from './percentiles.js';
 import { startTarget, type Environment, type RunningTarget } from './targets.js';
 import { runWrk, writePostScript } from './wrk.js';
 
-export interface FirstTokenResult {
+/** Requests run one after another on one connection, in turns alternating between targets. */
+export interface SequentialResult {
   count: number;
   errors: number;
   firstError: string | null;
@@ -21,14 +22,21 @@ export interface FirstTokenResult {
   p99Ms: number;
   /** The p50 of each round's turn (null when the turn gave no sample), for the paired checks. */
   roundP50Ms: Array<number | null>;
-  /** Foreign CPU (cores) over the whole interleaved first-token phase, shared by every target. */
+  /** Foreign CPU (cores) over the whole interleaved phase, shared by every target. */
   foreignCores: number;
 }
 
 export interface TargetResult {
   name: TargetName;
   load: LoadResult[];
-  firstToken: FirstTokenResult;
+  /** Streams, timed to their first content event. */
+  firstToken: SequentialResult;
+  /**
+   * Non-streaming requests on one idle connection, timed to the answer's end: the latency a
+   * proxy adds per hop without queueing (FINDINGS' "added p50, one connection"), where the
+   * load windows' latency follows throughput.
+   */
+  oneConnection: SequentialResult;
   held: HeldResult;
 }
 
@@ -42,8 +50,8 @@ export interface MeasureContext {
   progress(message: string): void;
 }
 
-/** Streams per target and round of the first-token phase: a turn lasts tens of milliseconds. */
-const FIRST_TOKEN_TURN = 20;
+/** Requests per target and round of a sequential phase: a turn lasts tens of milliseconds. */
+const SEQUENTIAL_TURN = 20;
 /** Connections of the streaming warm-up before the first-token batches. */
 const STREAM_WARMUP_CONNECTIONS = 10;
 
@@ -51,7 +59,8 @@ export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
   const { env, options } = ctx;
   const targets: RunningTarget[] = [];
   const load = new Map<TargetName, LoadResult[]>();
-  let firstToken = new Map<TargetName, FirstTokenResult>();
+  let firstToken = new Map<TargetName, SequentialResult>();
+  let oneConnection = new Map<TargetName, SequentialResult>();
   try {
     for (const name of options.targets) targets.push(await startTarget(name, 'load', env));
     const settings = { ...options, loadCore: ctx.loadCore, scriptDir: ctx.scriptDir, fleet: ctx.fleet, benchPids: () => env.procs.pids(), progress: ctx.progress };
@@ -69,16 +78,20 @@ export async function measureAll(ctx: MeasureContext): Promise<TargetResult[]> {
       }
     }
     for (const target of targets) load.set(target.name, options.connections.map((c) => medianOfRuns(runs.get(`${target.name}@${c}`) ?? [])));
-    ctx.progress(`first token: ${options.streams} sequential streams per target, alternating in turns of ${FIRST_TOKEN_TURN}`);
+    // The plain path is warm from the load rounds; the stream path gets its own warm-up.
+    ctx.progress(`one connection: ${options.streams} sequential non-streaming requests per target, alternating in turns of ${SEQUENTIAL_TURN}`);
     await waitForQuiet(env.procs.pids(), 0.1, 60_000);
-    firstToken = await firstTokenInterleaved(targets, ctx);
+    oneConnection = await sequentialInterleaved(targets, ctx, 'answer');
+    await warmStreaming(targets, ctx);
+    ctx.progress(`first token: ${options.streams} sequential streams per target, alternating in turns of ${SEQUENTIAL_TURN}`);
+    firstToken = await sequentialInterleaved(targets, ctx, 'first-content');
   } finally {
     for (const target of targets) if (target.proxy) await env.procs.stop(target.proxy, 15_000);
   }
   const results: TargetResult[] = [];
   for (const name of options.targets) {
     const held = await measureHeld(name, options.held, env, ctx.fleet, ctx.loadCore, ctx.progress);
-    results.push({ name, load: load.get(name) ?? [], firstToken: firstToken.get(name) as FirstTokenResult, held });
+    results.push({ name, load: load.get(name) ?? [], firstToken: firstToken.get(name) as SequentialResult, oneConnection: oneConnection.get(name) as SequentialResult, held });
   }
   return results;
 }
@@ -111,20 +124,21 @@ async function warmStreaming(targets: RunningTarget[], ctx: MeasureContext): Pro
 }
 
 /**
- * Every target's first-token streams in short turns, interleaved round by round, then
- * summarised per target. Turns are short because this VM flips between speeds within a
- * second (one proxy's 100-stream batches measured 60 and 150 µs of in-proxy time a second
- * apart): a check then compares the targets' turns of the same round, as the load checks do.
+ * Every target's sequential requests (streams timed to their first token, or plain requests
+ * timed to the answer) in short turns, interleaved round by round, then summarised per
+ * target. Turns are short because this VM flips between speeds within a second (one proxy's
+ * 100-stream batches measured 60 and 150 µs of in-proxy time a second apart): a check then
+ * compares the targets' turns of the same round, as the load checks do.
  */
-async function firstTokenInterleaved(targets: RunningTarget[], ctx: MeasureContext): Promise<Map<TargetName, FirstTokenResult>> {
-  const tallies = new Map<TargetName, FirstTokenBatch & { roundP50Ms: Array<number | null> }>(targets.map((t) => [t.name, { samples: [], errors: 0, firstError: null, roundP50Ms: [] }]));
+async function sequentialInterleaved(targets: RunningTarget[], ctx: MeasureContext, until: SequentialUntil): Promise<Map<TargetName, SequentialResult>> {
+  const tallies = new Map<TargetName, SequentialBatch & { roundP50Ms: Array<number | null> }>(targets.map((t) => [t.name, { samples: [], errors: 0, firstError: null, roundP50Ms: [] }]));
   const total = ctx.options.streams;
-  await warmStreaming(targets, ctx);
-  const clients = new Map(targets.map((t) => [t.name, startFirstTokenClient(ctx.env.procs, ctx.loadCore, t.name, t.url, t.bodies.stream)]));
+  const body = (t: RunningTarget) => (until === 'answer' ? t.bodies.plain : t.bodies.stream);
+  const clients = new Map(targets.map((t) => [t.name, startSequentialClient(ctx.env.procs, ctx.loadCore, t.name, t.url, body(t), until)]));
   const foreign = new ForeignLoad(ctx.env.procs.pids());
   try {
-    for (let done = 0, round = 1; done < total; done += FIRST_TOKEN_TURN, round++) {
-      const count = Math.min(FIRST_TOKEN_TURN, total - done);
+    for (let done = 0, round = 1; done < total; done += SEQUENTIAL_TURN, round++) {
+      const count = Math.min(SEQUENTIAL_TURN, total - done);
       for (const t of inRoundOrder(targets, round)) {
         const batch = await ctx.env.procs.frozen(proxiesBut(targets, t), () => clients.get(t.name)!.turn(count));
         const tally = tallies.get(t.name)!;
@@ -138,11 +152,11 @@ async function firstTokenInterleaved(targets: RunningTarget[], ctx: MeasureConte
     await Promise.all([...clients.values()].map((c) => c.close()));
   }
   const foreignCores = foreign.cores();
-  const results = new Map<TargetName, FirstTokenResult>();
+  const results = new Map<TargetName, SequentialResult>();
   for (const [name, tally] of tallies) {
-    // A stream that fails is a broken target, not a slow one: no latency figure hides it.
+    // A request that fails is a broken target, not a slow one: no latency figure hides it.
     if (tally.errors > 0 || tally.samples.length === 0) {
-      throw new Error(`first-token ${name}: ${tally.errors} of ${total} streams failed (${tally.firstError ?? 'no content seen'})`);
+      throw new Error(`${until === 'answer' ? 'one connection' : 'first token'} ${name}: ${tally.errors} of ${total} requests failed (${tally.firstError ?? 'no content seen'})`);
     }
     const { p50, p99, count } = summarize(tally.samples);
     results.set(name, { count, errors: tally.errors, firstError: tally.firstError, p50Ms: p50, p99Ms: p99, roundP50Ms: tally.roundP50Ms, foreignCores });

@@ -15,7 +15,7 @@ export interface BenchOptions {
   rounds: number;
   /** wrk connection counts for the non-streaming runs. */
   connections: number[];
-  /** Sequential streaming requests for first-token latency. */
+  /** Sequential streaming requests for first-token latency, and as many plain ones on one connection. */
   streams: number;
   /** Concurrent streams held open for the memory measurement. */
   held: number;

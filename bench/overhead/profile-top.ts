@@ -29,9 +29,10 @@ export function topSelfTime(file: string, count = 15, includeIdle = false): Self
   const selfUs = new Map<number, number>();
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
+  const longest = longestSampleUs(deltas);
   for (let i = 0; i < samples.length; i++) {
     const id = samples[i] as number;
-    selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i + 1] ?? 0));
+    selfUs.set(id, (selfUs.get(id) ?? 0) + Math.min(deltas[i + 1] ?? 0, longest));
   }
   const byFunction = new Map<string, SelfTime>();
   let total = 0;
@@ -50,6 +51,18 @@ export function topSelfTime(file: string, count = 15, includeIdle = false): Self
   const ranked = [...byFunction.values()].sort((a, b) => b.ms - a.ms).slice(0, count);
   for (const e of ranked) e.share = total > 0 ? (e.ms * 1000) / total : 0;
   return ranked;
+}
+
+/**
+ * The longest a sample can have lasted. The bench freezes the proxies it is not measuring
+ * (SIGSTOP), the profiler's thread with them, so the sample taken on waking spans the whole
+ * frozen spell: uncapped, those gaps charged tens of seconds to whatever function was on the
+ * stack then (events.emit, net's lookupAndConnect) and drowned the real profile.
+ */
+export function longestSampleUs(deltas: readonly number[]): number {
+  const sorted = deltas.filter((d) => d > 0).sort((a, b) => a - b);
+  if (sorted.length === 0) return 0;
+  return 10 * (sorted[Math.floor(sorted.length / 2)] as number);
 }
 
 function shortUrl(url: string): string {

@@ -6,7 +6,7 @@
 // percent between rounds, so a ratio of two medians taken from different rounds mixes that
 // drift into the comparison; a ratio within a round does not.
 import type { LoadResult, LoadRun } from './load.js';
-import type { TargetResult } from './measure.js';
+import type { SequentialResult, TargetResult } from './measure.js';
 import { median } from './percentiles.js';
 
 export interface Check {
@@ -25,6 +25,8 @@ export interface Derived {
   /** Per target and concurrency: p50/p99 minus direct's. */
   addedMs: Record<string, Array<{ connections: number; p50: number; p99: number }>>;
   firstTokenAddedMs: Record<string, { p50: number; p99: number }>;
+  /** Per target: one-connection (sequential, non-streaming) p50/p99 minus direct's. */
+  oneConnectionAddedMs: Record<string, { p50: number; p99: number }>;
   checks: Check[];
   /** Context figures without a target: minimal against direct. */
   info: Array<{ name: string; value: number | null }>;
@@ -39,13 +41,15 @@ export function derive(results: TargetResult[]): Derived {
 
   const addedMs: Derived['addedMs'] = {};
   const firstTokenAddedMs: Derived['firstTokenAddedMs'] = {};
+  const oneConnectionAddedMs: Derived['oneConnectionAddedMs'] = {};
   for (const r of results) {
     if (r.name === 'direct') continue;
     addedMs[r.name] = r.load.map((l) => {
       const base = loadAt(direct, l.connections);
       return { connections: l.connections, p50: l.p50Ms - base.p50Ms, p99: l.p99Ms - base.p99Ms };
     });
-    firstTokenAddedMs[r.name] = { p50: r.firstToken.p50Ms - direct.firstToken.p50Ms, p99: r.firstToken.p99Ms - direct.firstToken.p99Ms };
+    firstTokenAddedMs[r.name] = addedOver(r.firstToken, direct.firstToken);
+    oneConnectionAddedMs[r.name] = addedOver(r.oneConnection, direct.oneConnection);
   }
 
   const checks: Check[] = [];
@@ -62,8 +66,11 @@ export function derive(results: TargetResult[]): Derived {
         const directP50 = d.runs[i]?.p50Ms;
         return directP50 === undefined ? null : addedRatio(w.p50Ms, m.p50Ms, directP50);
       }, 'max', 1.25));
+      info.push({ name: `warden / minimal throughput that added p50 ≤ 1.25 × minimal's asks for @${c} (Little's law)`, value: pairedFigure(base, d, (m, dr) => throughputForAddedRatio(m.rps / dr.rps, 1.25)).value });
     }
-    checks.push(firstTokenRatio(direct, minimal, warden));
+    checks.push(overRounds('warden added first-token p50 / minimal\'s', addedRatioRounds((r) => r.firstToken, direct, minimal, warden), 'max', 1.25));
+    const oneConnection = roundFigures(addedRatioRounds((r) => r.oneConnection, direct, minimal, warden));
+    info.push({ name: 'warden added p50 / minimal\'s, one connection (sequential, non-streaming)', value: oneConnection.length === 0 ? null : median(oneConnection) });
     checks.push(check(`warden RSS / minimal RSS with ${warden.held.open} streams`, warden.held.rssWithBytes / minimal.held.rssWithBytes, 'max', 1.3));
   }
   // Issue 6: what a Redis store adds per request over the SQLite one, at p50.
@@ -75,9 +82,24 @@ export function derive(results: TargetResult[]): Derived {
       checks.push(paired(`warden-redis p50 − warden (SQLite) p50 @${l.connections} conns, ms`, l, base, (r, s) => r.p50Ms - s.p50Ms, 'max', 0.1));
       info.push({ name: `warden-redis − warden CPU µs per request @${l.connections}`, value: pairedFigure(l, base, (r, s) => r.serverCpuUsPerRequest - s.serverCpuUsPerRequest).value });
     }
-    checks.push(overRounds('warden-redis first-token p50 − warden\'s, ms', firstTokenRounds(redis, warden, (r, s) => r - s), 'max', 0.1));
+    checks.push(overRounds('warden-redis first-token p50 − warden\'s, ms', turnRounds(redis.firstToken, warden.firstToken, (r, s) => r - s), 'max', 0.1));
   }
-  return { addedMs, firstTokenAddedMs, checks, info };
+  return { addedMs, firstTokenAddedMs, oneConnectionAddedMs, checks, info };
+}
+
+function addedOver(target: SequentialResult, direct: SequentialResult): { p50: number; p99: number } {
+  return { p50: target.p50Ms - direct.p50Ms, p99: target.p99Ms - direct.p99Ms };
+}
+
+/**
+ * The warden / minimal throughput ratio at which Warden's added latency is `ratio` times the
+ * minimal proxy's, when both saturate under a fixed number of connections: latency is then
+ * connections / throughput (Little's law), so added latency follows throughput alone.
+ * `minimalOverDirect` is the minimal proxy's throughput over direct's.
+ */
+export function throughputForAddedRatio(minimalOverDirect: number, ratio: number): number | null {
+  if (!(minimalOverDirect > 0) || minimalOverDirect >= 1) return null;
+  return 1 / (minimalOverDirect + ratio * (1 - minimalOverDirect));
 }
 
 function loadAt(result: TargetResult, connections: number): LoadResult {
@@ -120,21 +142,20 @@ function check(name: string, value: number, kind: 'min' | 'max', target: number)
   return { name, value, kind, target, verdict: pass ? 'PASS' : 'MISS' };
 }
 
-/** `figure` of two targets' first-token p50s in each round of turns (null where a turn gave none). */
-function firstTokenRounds(a: TargetResult, b: TargetResult, figure: (a: number, b: number, round: number) => number | null): Array<number | null> {
-  return a.firstToken.roundP50Ms.map((p50, i) => {
-    const other = b.firstToken.roundP50Ms[i];
+/** `figure` of two targets' turn p50s in each round of a sequential phase (null where a turn gave none). */
+function turnRounds(a: SequentialResult, b: SequentialResult, figure: (a: number, b: number, round: number) => number | null): Array<number | null> {
+  return a.roundP50Ms.map((p50, i) => {
+    const other = b.roundP50Ms[i];
     return p50 === null || other === null || other === undefined ? null : figure(p50, other, i);
   });
 }
 
-/** Added first-token p50 over the minimal proxy's, within each round, as the load checks are. */
-function firstTokenRatio(direct: TargetResult, minimal: TargetResult, warden: TargetResult): Check {
-  const perRound = firstTokenRounds(warden, minimal, (w, m, i) => {
-    const d = direct.firstToken.roundP50Ms[i];
+/** Warden's added p50 in a sequential phase over the minimal proxy's, within each round, as the load checks are. */
+function addedRatioRounds(phase: (r: TargetResult) => SequentialResult, direct: TargetResult, minimal: TargetResult, warden: TargetResult): Array<number | null> {
+  return turnRounds(phase(warden), phase(minimal), (w, m, i) => {
+    const d = phase(direct).roundP50Ms[i];
     return d === null || d === undefined ? null : addedRatio(w, m, d);
   });
-  return overRounds('warden added first-token p50 / minimal\'s', perRound, 'max', 1.25);
 }
 
 /** A check judged on the median of per-round figures. */

@@ -31,16 +31,15 @@ export function renderMarkdown(results: TargetResult[], derived: Derived, option
     lines.push(row(`fleet CPU µs/request @${c}`, (r) => (r.load[i]?.fleetCpuUsPerRequest ?? Number.NaN).toFixed(1)));
   }
   lines.push(row('foreign CPU during wrk runs, cores (worst)', (r) => Math.max(...r.load.map((l) => l.foreignCores)).toFixed(2)));
+  lines.push(row(`one connection p50 / p99 ms (${options.streams} sequential requests)`, (r) => `${ms(r.oneConnection.p50Ms)} / ${ms(r.oneConnection.p99Ms)}`));
+  lines.push(row('one connection added p50 / p99 ms', (r) => added(derived.oneConnectionAddedMs[r.name])));
   lines.push(row(`first token p50 / p99 ms (${options.streams} streams)`, (r) => `${ms(r.firstToken.p50Ms)} / ${ms(r.firstToken.p99Ms)}`));
-  lines.push(row('first token added p50 / p99 ms', (r) => {
-    const a = derived.firstTokenAddedMs[r.name];
-    return a ? `${signed(a.p50)} / ${signed(a.p99)}` : '—';
-  }));
+  lines.push(row('first token added p50 / p99 ms', (r) => added(derived.firstTokenAddedMs[r.name])));
   lines.push(row(`RSS MiB before / with ${options.held} streams`, (r) => `${mb(r.held.rssBeforeBytes)} / ${mb(r.held.rssWithBytes)}${r.held.process === 'fleet' ? ' (fleet)' : ''}`));
   lines.push(row('KiB per held stream', (r) => (r.held.bytesPerStream / 1024).toFixed(1)));
-  const foreign = Math.max(...results.flatMap((r) => [...r.load.map((l) => l.foreignCores), r.firstToken.foreignCores]));
+  const foreign = Math.max(...results.flatMap((r) => [...r.load.map((l) => l.foreignCores), r.firstToken.foreignCores, r.oneConnection.foreignCores]));
   if (foreign > 0.15) lines.push('', `Other processes used up to ${foreign.toFixed(2)} cores during some measurements: figures are noisier than usual.`);
-  lines.push('', 'Checks are paired: the figure is computed within each round (load windows, or turns of 20 first-token streams; order alternating forward and reversed), and the median over rounds is judged.');
+  lines.push('', 'Checks are paired: the figure is computed within each round (load windows, or turns of 20 sequential requests; order alternating forward and reversed), and the median over rounds is judged.');
   lines.push('', '| check | value | target | result |', '|---|---:|---:|---|');
   for (const c of derived.checks) {
     const value = c.value === null ? (c.note ?? 'n/a') : c.value.toFixed(2);
