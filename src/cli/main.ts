@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
       route: { type: 'string' },
     },
   });
-  if (values.help || !command || command === 'help') {
+  if (values.help || !command || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(USAGE);
     return command ? 0 : 1;
   }

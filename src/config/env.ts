@@ -24,7 +24,8 @@ function interpolateString(text: string, env: Environment, issues: ConfigIssue[]
     const found = env[name];
     if (found !== undefined && found !== '') return found;
     if (fallback !== undefined) return fallback;
-    issues.push({ path: formatPath(path), segments: path, message: `environment variable ${name} is not set` });
+    // Set but empty counts as missing (a blank key is never what was meant), and says so.
+    issues.push({ path: formatPath(path), segments: path, message: `environment variable ${name} is ${found === undefined ? 'not set' : 'set but empty'}` });
     return '';
   });
 }

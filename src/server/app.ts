@@ -6,6 +6,7 @@ import { PAGE_HEADERS, type DashboardAssets } from '../dashboard/index.js';
 import { GatewayError, isGatewayError, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
 import { handleAdmin, type AdminDeps } from './admin.js';
 import { handleChat, type ChatDeps } from './chat.js';
+import { answerClientErrors } from './client-error.js';
 import { RequestIds } from './request-id.js';
 import { sendError, sendJson, sendRaw } from './respond.js';
 
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): Server {
     route(req, res, path, requestId, deps).catch(onError);
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   return server;
 }
 

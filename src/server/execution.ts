@@ -19,7 +19,7 @@ import { StreamRelay } from './relay-stream.js';
 import { sendError, sendRaw } from './respond.js';
 import { sendSyntheticAnswer } from './synthetic.js';
 import { standInAnswer, unavailableMessage } from './tier.js';
-import { answerForStatus, errorForFailure, outcomeForFailure } from './upstream-answer.js';
+import { answerForStatus, credentialsRefused, errorForFailure, outcomeForFailure } from './upstream-answer.js';
 
 export interface ExecutionDeps {
   pools: PoolSet;
@@ -248,7 +248,7 @@ export class ChatExecution {
         }
         if (outcome === 'config') {
           this.d.audit.record('config_fault', route, { status: result.status, detail: 'the upstream refused Warden\u2019s credentials; check the provider apiKey' }, 'error');
-          return { choice, outcome: 'config', reason: `upstream_status_${result.status}`, servedEndpoint: null };
+          return { choice, outcome: 'config', reason: `upstream_status_${result.status}`, servedEndpoint: null, status: result };
         }
         if (outcome === 'transport') this.d.board.failure(route, probe, `upstream answered ${result.status}`);
         return { choice, outcome: outcome === 'rate_limited' ? 'rate_limited' : 'transport', reason: `upstream_status_${result.status}`, servedEndpoint: null, status: result };
@@ -310,7 +310,12 @@ export class ChatExecution {
     const last = this.#failures.at(-1);
     const route = last ? this.#servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.directRouteId;
     if (!role) {
-      // A model named directly has no tier: the client gets the upstream's own failure.
+      // A model named directly has no tier: the client gets the upstream's own failure, but
+      // not its 401/403: that refused Warden's key, and the client's own key is fine.
+      if (last?.outcome === 'config' && last.status) {
+        sendError(this.r.res, credentialsRefused(route, last.status.status), this.#headers(route));
+        return void this.#finish(route, 'upstream_error');
+      }
       if (last?.status) {
         return void this.#finish(route, this.#passThrough(last.status, route));
       }

@@ -26,6 +26,11 @@ export function answerForStatus(status: number, headers: IncomingHttpHeaders, bo
   return { status: 502, headers: { 'content-type': 'application/json' }, body: JSON.stringify(error.toBody()), outcome: 'upstream_error' };
 }
 
+/** The upstream refused Warden's own credentials (401/403): the operator's to fix, so a 502, not the upstream's status. */
+export function credentialsRefused(routeId: string, status: number): GatewayError {
+  return new GatewayError(502, 'upstream_auth_failed', 'upstream_error', `upstream ${routeId} refused the gateway's credentials (${status}); the operator must check the provider's apiKey`);
+}
+
 export function errorForFailure(failure: UpstreamFailure, routeId: string): GatewayError {
   // Shed (the route left service, or its provider is at its quota) is Warden's own refusal: 503.
   const status = failure.kind === 'timeout' ? 504 : failure.kind === 'shed' ? 503 : 502;

@@ -48,6 +48,15 @@ test('warden start refuses to start on a config error and names its path', () =>
   assert.match(result.stderr, /models\.m\.provider \(line 4\): unknown provider "q"/);
 });
 
+test('--help and -h in place of a command print the usage and succeed', () => {
+  for (const flag of ['--help', '-h']) {
+    const result = spawnSync(process.execPath, [CLI, flag], { encoding: 'utf8' });
+    assert.equal(result.status, 0, flag);
+    assert.match(result.stdout, /usage: warden <command>/);
+    assert.equal(result.stderr, '');
+  }
+});
+
 test('unknown commands and flags are usage errors', () => {
   const result = spawnSync(process.execPath, [CLI, 'launch'], { encoding: 'utf8' });
   assert.equal(result.status, 64);

@@ -59,6 +59,9 @@ test('every problem is reported at once, each with its path', () => {
 test('an unset environment variable is named with the path that references it', () => {
   const issues = issuesOf(BASE, {});
   assert.deepEqual(issues.map((i) => [i.path, i.message]), [['providers.openrouter.apiKey', 'environment variable OPENROUTER_API_KEY is not set']]);
+  // Set to nothing is refused too, and the message says which of the two it was.
+  const empty = issuesOf(BASE, { OPENROUTER_API_KEY: '' });
+  assert.deepEqual(empty.map((i) => [i.path, i.message]), [['providers.openrouter.apiKey', 'environment variable OPENROUTER_API_KEY is set but empty']]);
 });
 
 test('${VAR:-fallback} uses the fallback when the variable is unset', () => {

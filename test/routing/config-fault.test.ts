@@ -2,6 +2,7 @@
 // next model tried, and the route not blamed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import OpenAI from 'openai';
 import type { Fleet } from '../../src/sim/index.js';
 import { startHarness } from '../helpers/harness.js';
 import { startReceiver } from '../helpers/webhook.js';
@@ -34,5 +35,29 @@ roles:
   } finally {
     await h.close();
     await hook.close();
+  }
+});
+
+test('a model named directly whose upstream refuses Warden\'s key answers 502 upstream_auth_failed, not the upstream\'s 401', async () => {
+  const config = (fleet: Fleet) => `
+providers:
+  locked: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('locked')}", apiKey: "wrong-key" }
+models:
+  first: { provider: locked, model: m1 }
+`;
+  const h = await startHarness({ scenario: { seed: 1, providers: { locked: { models: ['m1'], apiKey: 'right-key' } } }, configYaml: config });
+  try {
+    // A 401 passed through would tell the client its own key is wrong, and the openai client would raise AuthenticationError.
+    await assert.rejects(h.client.chat.completions.create({ model: 'first', messages: [{ role: 'user', content: 'hi' }] }), (e: unknown) => {
+      assert.ok(e instanceof OpenAI.APIError);
+      assert.equal(e.status, 502);
+      assert.equal(e.code, 'upstream_auth_failed');
+      assert.match(e.message, /first@locked refused the gateway's credentials \(401\)/);
+      assert.ok(!e.message.includes('wrong-key'));
+      return true;
+    });
+    assert.equal(h.gateway.breakers.state('first@locked'), 'closed');
+  } finally {
+    await h.close();
   }
 });

@@ -52,6 +52,30 @@ describe('bad input', () => {
     });
   });
 
+  test('requests node:http refuses before Warden reads them still get OpenAI-shaped errors', async () => {
+    // Headers over node's 16 KB limit: the openai client, like any, reads the body for the message.
+    const big = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-note': 'n'.repeat(20_000) }, body: '{}' });
+    assert.equal(big.status, 431);
+    const bigBody = (await big.json()) as { error: { type: string; code: string; message: string } };
+    assert.equal(bigBody.error.type, 'invalid_request_error');
+    assert.equal(bigBody.error.code, 'headers_too_large');
+    assert.match(bigBody.error.message, /16 KB/);
+    // Not HTTP at all, on a raw socket.
+    const { connect } = await import('node:net');
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(h.url).port), '127.0.0.1', () => socket.write('HELLO THERE\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    assert.match(raw, /^HTTP\/1\.1 400 Bad Request\r\n/);
+    const json = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { error: { code: string } };
+    assert.equal(json.error.code, 'malformed_http');
+    // The gateway still answers afterwards.
+    assert.equal((await fetch(`${h.url}/healthz`)).status, 200);
+  });
+
   test('unknown paths and methods get OpenAI-shaped errors', async () => {
     const res = await fetch(`${h.url}/v1/nothing`);
     assert.equal(res.status, 404);
