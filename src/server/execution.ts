@@ -369,9 +369,21 @@ export class ChatExecution {
     return choice.model.routeIdFor(served);
   }
 
+  /**
+   * When to come back: the first refused route's reopening, else the shortest Retry-After of
+   * the 429s this request met (the upstreams' own word), else 30 s.
+   */
   #retryAfterSeconds(): number {
+    const now = this.d.clock.now();
     const at = this.#planner.earliestRetryAt;
-    return at === null ? 30 : Math.max(1, Math.ceil((at - this.d.clock.now()) / 1000));
+    if (at !== null) return Math.max(1, Math.ceil((at - now) / 1000));
+    let soonestMs: number | null = null;
+    for (const f of this.#failures) {
+      if (f.status?.status !== 429) continue;
+      const ms = parseRetryAfter(f.status.headers['retry-after'], now);
+      if (ms !== null && (soonestMs === null || ms < soonestMs)) soonestMs = ms;
+    }
+    return soonestMs === null ? 30 : Math.max(1, Math.ceil(soonestMs / 1000));
   }
 
   /** `toModel`: the model whose answer went out, null when the tier answered. */

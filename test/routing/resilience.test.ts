@@ -38,6 +38,7 @@ roles:
   budget:    { tier: degrade, models: [c1, c2, c3, c4], maxFallbacks: 2 }
   patient:   { tier: degrade, models: [r1, fb], retry: { maxWait: 5s, budget: 10s } }
   hurried:   { tier: degrade, models: [r2, fb], retry: { maxWait: 5s, budget: 10s } }
+  throttled: { tier: strict, models: [r2], retry: { maxWait: 5s, budget: 10s } }
   lusophone: { tier: degrade, models: [ptweak, other, ptgood], checks: [language], language: pt }
   polyglot:  { tier: degrade, models: [ptweak, ptgood], checks: [language] }
   streamy:   { tier: degrade, models: [stray, clean], checks: [prefix, encoding], holdBack: { chars: 60, ms: 2s } }
@@ -155,6 +156,20 @@ describe('resilience', () => {
     assert.equal(response.headers.get('x-warden-route'), 'fb@fb');
     assert.equal(response.headers.get('x-warden-fallback'), 'rate_limited:upstream_status_429 at r2@r2');
     assert.equal(h.gateway.breakers.state('r2@r2'), 'closed', 'a 429 does not feed the breaker');
+  });
+
+  test('a role that only met 429s tells the client to come back when the upstream said, not after a fixed 30 s', async () => {
+    h.fleet.setFaults('r2', { rateLimit: 1 });
+    try {
+      await assert.rejects(h.client.chat.completions.create({ model: 'throttled', messages: HELLO }), (e: unknown) => {
+        assert.ok(e instanceof OpenAI.APIError);
+        assert.equal(e.status, 503);
+        assert.equal(e.headers?.get('retry-after'), '120');
+        return true;
+      });
+    } finally {
+      h.fleet.setFaults('r2', {});
+    }
   });
 
   test('a strict role answers 503 with Retry-After and never calls a second model', async () => {
