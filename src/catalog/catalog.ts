@@ -110,7 +110,8 @@ export class Catalog {
 function upstreamAddress(providerName: string, provider: ProviderConfig): UpstreamAddress {
   const url = new URL(provider.baseUrl);
   const basePath = url.pathname.replace(/\/$/, '');
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...provider.headers };
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  for (const [name, value] of Object.entries(provider.headers)) headers[name] = value.reveal();
   if (provider.apiKey && !provider.apiKey.isEmpty) headers.authorization = `Bearer ${provider.apiKey.reveal()}`;
   return {
     providerName,

@@ -9,6 +9,9 @@ export interface DiscoveryLog {
   warn(obj: object, msg: string): void;
 }
 
+/** A listing is one small GET per model and interval: a few connections are plenty. */
+const DISCOVERY_CONNECTIONS = 4;
+
 export class DiscoveryLoop {
   #timers: NodeJS.Timeout[] = [];
 
@@ -28,8 +31,10 @@ export class DiscoveryLoop {
   async refresh(model: CatalogModel): Promise<void> {
     const provider = this.config.providers[model.config.provider]!;
     try {
+      // A small pool of its own (PoolSet keys by connections): a listing neither takes a live
+      // request's connection nor waits behind live traffic for one.
       const endpoints = await listEndpoints({
-        dispatcher: this.pools.get(model.upstream.origin, { connections: 4, connectTimeoutMs: model.timeouts.connect }),
+        dispatcher: this.pools.get(model.upstream.origin, { connections: DISCOVERY_CONNECTIONS, connectTimeoutMs: model.timeouts.connect }),
         baseUrl: model.upstream.baseUrl,
         headers: model.upstream.headers,
         model: model.upstreamModel,

@@ -56,7 +56,8 @@ const provider = z.strictObject({
   kind: z.enum(['openai-compatible', 'openrouter']),
   baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
   apiKey: secret.optional(),
-  headers: z.record(z.string(), z.string()).default({}),
+  /** Sent with every request; secrets all, since that is where keys such as Azure's `api-key` go. */
+  headers: z.record(z.string(), secret).default({}),
   timeouts: timeouts.default({}),
   /** How often OpenRouter endpoint listings are refreshed. */
   discoveryInterval: duration.default(600_000),

@@ -1,6 +1,7 @@
 // A value read from the environment that must never reach a log, an error or an API answer.
 // Every way of turning it into text yields a placeholder; only `reveal()` gives the value,
-// and only the upstream adapters call it, to build an Authorization header.
+// and only the upstream adapters call it, to build an Authorization header and the provider's
+// own headers.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { inspect } from 'node:util';
 

@@ -9,10 +9,10 @@ export interface ChatMessage {
 
 /** OpenRouter's provider routing preferences (subset Warden reads or writes). */
 export interface ProviderPreferences {
-  order?: string[];
-  only?: string[];
-  ignore?: string[];
-  allow_fallbacks?: boolean;
+  order?: string[] | null;
+  only?: string[] | null;
+  ignore?: string[] | null;
+  allow_fallbacks?: boolean | null;
   [k: string]: unknown;
 }
 

@@ -13,8 +13,32 @@ export function parseChatRequest(raw: Buffer): ChatRequest {
     if (m === null || typeof m !== 'object' || typeof m.role !== 'string') throw invalidRequest(`messages[${i}] must be an object with a "role"`, `messages[${i}]`);
   }
   if (request.stream !== undefined && typeof request.stream !== 'boolean') throw invalidRequest('"stream" must be a boolean', 'stream');
-  if (request.provider !== undefined && (request.provider === null || typeof request.provider !== 'object' || Array.isArray(request.provider))) {
+  if (request.provider !== undefined) checkProviderPreferences(request.provider);
+  return request as unknown as ChatRequest;
+}
+
+/**
+ * The OpenRouter preferences Warden reads or merges into; the rest pass through unread. Null
+ * stands for absent, as OpenRouter takes it (SDKs serialise an unset field so).
+ */
+function checkProviderPreferences(provider: unknown): void {
+  if (provider === null || typeof provider !== 'object' || Array.isArray(provider)) {
     throw invalidRequest('"provider" must be an object of routing preferences', 'provider');
   }
-  return request as unknown as ChatRequest;
+  const prefs = provider as Record<string, unknown>;
+  for (const field of NAME_LISTS) {
+    const value = prefs[field];
+    if (value != null && !isNameList(value)) throw invalidRequest(`"provider.${field}" must be an array of provider names (strings)`, `provider.${field}`);
+  }
+  if (prefs.allow_fallbacks != null && typeof prefs.allow_fallbacks !== 'boolean') {
+    throw invalidRequest('"provider.allow_fallbacks" must be a boolean', 'provider.allow_fallbacks');
+  }
+}
+
+const NAME_LISTS = ['order', 'only', 'ignore'] as const;
+
+function isNameList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const name of value) if (typeof name !== 'string') return false;
+  return true;
 }

@@ -43,7 +43,7 @@ export async function handleCompletion(
   trace: Trace,
   direct?: SimProvider,
 ): Promise<void> {
-  if (direct && !direct.authorizes(req.headers.authorization)) {
+  if (direct && !direct.authorizes(req.headers)) {
     return sendError(res, 401, 'Incorrect API key provided.', 'authentication_error', 'invalid_api_key');
   }
   const parsed = await readJson(req, res);

@@ -1,12 +1,14 @@
 // One simulated provider at run time: its scenario spec, its current faults (replaceable
 // while running) and its seeded dice.
+import type { IncomingHttpHeaders } from 'node:http';
 import { FaultDice, type FaultName, type Faults } from './faults.js';
 import type { ProviderSpec } from './scenario.js';
 
 export class SimProvider {
   faults: Faults;
   readonly #dice: FaultDice;
-  readonly #authorization: string | undefined;
+  readonly #keyHeader: string;
+  readonly #expected: string | undefined;
 
   constructor(
     readonly spec: ProviderSpec,
@@ -14,7 +16,8 @@ export class SimProvider {
   ) {
     this.faults = { ...spec.faults };
     this.#dice = new FaultDice(scenarioSeed, spec.name);
-    this.#authorization = spec.apiKey ? `Bearer ${spec.apiKey}` : undefined;
+    this.#keyHeader = spec.keyHeader ?? 'authorization';
+    this.#expected = !spec.apiKey ? undefined : spec.keyHeader ? spec.apiKey : `Bearer ${spec.apiKey}`;
   }
 
   get name(): string {
@@ -30,8 +33,8 @@ export class SimProvider {
     return this.#dice.roll(this.faults);
   }
 
-  authorizes(header: string | undefined): boolean {
-    return this.#authorization === undefined || header === this.#authorization;
+  authorizes(headers: IncomingHttpHeaders): boolean {
+    return this.#expected === undefined || headers[this.#keyHeader] === this.#expected;
   }
 
   reseed(): void {

@@ -61,7 +61,7 @@ function apiRoute(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, 
       return {
         method: 'GET',
         run: () =>
-          provider.authorizes(req.headers.authorization)
+          provider.authorizes(req.headers)
             ? sendJson(res, 200, providerModels(provider.spec, ctx.created))
             : sendError(res, 401, 'Incorrect API key provided.', 'authentication_error', 'invalid_api_key'),
       };

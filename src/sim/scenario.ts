@@ -46,6 +46,8 @@ const providerSchema = z.strictObject({
   /** A reasoning model that shows its thinking: `reasoning_content` in messages and deltas. */
   reasoning: z.boolean({ error: 'expected true or false' }).default(false),
   apiKey: z.string({ error: 'expected a string' }).optional(),
+  /** The header that carries apiKey: unset, `Authorization: Bearer <key>`; a name (Azure's `api-key`), the bare key in it. */
+  keyHeader: z.string({ error: 'expected a header name' }).toLowerCase().optional(),
 });
 
 const modelSchema = z.strictObject({
@@ -74,7 +76,7 @@ export interface ProviderSpec extends Omit<ProviderInput, 'faults' | 'price' | '
   name: string;
   faults: Faults;
   price: { input: number; output: number };
-  /** Set and non-empty: requests must carry `Authorization: Bearer <apiKey>`. */
+  /** Set and non-empty: requests must carry `Authorization: Bearer <apiKey>`, or the key in `keyHeader`. */
   apiKey?: string;
 }
 

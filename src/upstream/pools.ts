@@ -1,5 +1,5 @@
-// One keep-alive undici Pool per upstream origin and connect timeout, shared by every route
-// that reaches that origin.
+// One keep-alive undici Pool per upstream origin and pool options, shared by every route that
+// reaches that origin with those options.
 import { Pool, type Dispatcher } from 'undici';
 
 export interface PoolOptions {
@@ -11,7 +11,9 @@ export class PoolSet {
   #pools = new Map<string, Pool>();
 
   get(origin: string, options: PoolOptions): Pool {
-    const key = `${origin} ${options.connectTimeoutMs}`;
+    // Keyed by everything that shapes the pool: keyed by origin alone, whoever asked first
+    // (discovery's 4 connections) would set the connection cap of all live traffic after it.
+    const key = `${origin} ${options.connections} ${options.connectTimeoutMs}`;
     let pool = this.#pools.get(key);
     if (!pool) {
       pool = new Pool(origin, {

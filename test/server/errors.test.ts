@@ -90,6 +90,48 @@ describe('bad input', () => {
   });
 });
 
+describe('OpenRouter routing preferences in the request', () => {
+  let h: Harness;
+  // A blocked endpoint makes Warden merge its own provider.ignore into the client's.
+  before(async () => {
+    h = await startHarness({ configYaml: (fleet) => gatewayConfigYaml(fleet, 'blocklist:\n  - { route: chat-main@openrouter/Alpha, reason: test }') });
+  });
+  after(() => h.close());
+
+  const send = (provider: unknown) => {
+    const body: OpenAI.ChatCompletionCreateParamsNonStreaming & { provider: unknown } = { model: 'chat', messages: HELLO, provider };
+    return h.client.chat.completions.create(body);
+  };
+  const refused = (param: string, message: RegExp) => (e: unknown) => {
+    assert.ok(e instanceof OpenAI.BadRequestError, `expected a 400, got ${String(e)}`);
+    assert.equal(e.status, 400);
+    assert.equal(e.type, 'invalid_request_error');
+    assert.equal(e.param, param);
+    assert.match(e.message, message);
+    return true;
+  };
+
+  for (const field of ['ignore', 'order', 'only']) {
+    test(`a provider.${field} that is not an array of strings is a 400 naming it`, async () => {
+      await assert.rejects(send({ [field]: 'DeepInfra' }), refused(`provider.${field}`, /array of provider names/));
+      await assert.rejects(send({ [field]: ['Beta', 7] }), refused(`provider.${field}`, /array of provider names/));
+    });
+  }
+
+  test('a provider.allow_fallbacks that is not a boolean is a 400 naming it', async () => {
+    await assert.rejects(send({ allow_fallbacks: 'no' }), refused('provider.allow_fallbacks', /boolean/));
+  });
+
+  test('valid preferences still pass, merged with the blocked endpoint', async () => {
+    const ok = await send({ ignore: ['Beta'], order: ['Gamma'], allow_fallbacks: true, sort: 'price' });
+    assert.ok(ok.choices[0]!.message.content);
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Beta', 'Alpha'], order: ['Gamma'], allow_fallbacks: true, sort: 'price' });
+    // Null is how SDKs send an unset field; OpenRouter takes it as absent.
+    await send({ ignore: null, order: null, only: null, allow_fallbacks: null });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Alpha'], order: null, only: null, allow_fallbacks: null });
+  });
+});
+
 describe('client keys', () => {
   let h: Harness;
   before(async () => {

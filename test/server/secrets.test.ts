@@ -37,3 +37,38 @@ models:
     await fleet.close();
   }
 });
+
+test('a provider header value (an Azure-style api-key) is sent upstream and shown as [secret]', async () => {
+  const key = 'hdr-sim-do-not-leak-4343';
+  const admin = 'adm-token-5151';
+  // The provider refuses any request whose api-key header is not this key.
+  const fleet = await startFleet({ scenario: parseScenario({ seed: 1, providers: { azure: { models: ['m'], apiKey: key, keyHeader: 'api-key' } } }), port: 0 });
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const yaml = `
+server: { adminToken: "\${ADMIN}" }
+providers:
+  azure: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('azure')}", headers: { api-key: "\${HDR}" } }
+models:
+  m: { provider: azure, model: m }
+`;
+  const gateway = createGateway(parseConfig(yaml, 'test', { HDR: key, ADMIN: admin }), { log: createLogger({ level: 'debug', destination: sink }), processMetrics: false, store: new MemoryStore() });
+  const url = await gateway.listen(0);
+  const chat = () => fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) });
+  try {
+    assert.equal((await chat()).status, 200, 'the header reached the provider');
+    fleet.setFaults('azure', { reset: 1 });
+    const failedText = await (await chat()).text();
+    const effective = await fetch(`${url}/admin/config/effective`, { headers: { authorization: `Bearer ${admin}` } });
+    assert.equal(effective.status, 200);
+    const effectiveText = await effective.text();
+    assert.equal((JSON.parse(effectiveText) as { config: { providers: { azure: { headers: Record<string, string> } } } }).config.providers.azure.headers['api-key'], '[secret]');
+    const roles = await (await fetch(`${url}/admin/roles`, { headers: { authorization: `Bearer ${admin}` } })).text();
+    const models = await (await fetch(`${url}/v1/models`)).text();
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    for (const text of [effectiveText, roles, failedText, models, metrics, lines.join('')]) assert.ok(!text.includes(key), `leaked in: ${text.slice(0, 200)}`);
+  } finally {
+    await gateway.close();
+    await fleet.close();
+  }
+});
