@@ -84,7 +84,7 @@ export class ChatExecution {
     this.#record = new RequestRecord(d, r.plan, r.requestId, r.startedAt, r.stream, this.#gate !== null);
     this.#planner = new AttemptPlanner(r.plan, d.health, {
       maxFallbacks: role && r.plan.pinnedEndpoint === null ? role.config.maxFallbacks : 0,
-      strict: role?.config.tier === 'strict',
+      tier: role?.config.tier ?? null,
       task: role ? (role.config.task ?? role.name) : null,
       language: r.language,
       escalate: r.escalation?.escalate ?? false,

@@ -4,8 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Catalog } from '../../src/catalog/index.js';
 import { parseConfig } from '../../src/config/index.js';
-import type { Admission } from '../../src/resilience/index.js';
-import { AttemptPlanner, Router, type RouteHealth } from '../../src/routing/index.js';
+import { AttemptPlanner, Router, type HealthAdmission, type RouteHealth } from '../../src/routing/index.js';
 
 const config = parseConfig(`
 providers:
@@ -24,8 +23,12 @@ const router = new Router(config, catalog);
 
 class FakeHealth implements RouteHealth {
   open = new Map<string, number>();
+  /** Blocked, quarantined or shed routes, with the end of their entry. */
+  blocked = new Map<string, number>();
   ignored: string[] = [];
-  admit(routeId: string): Admission {
+  admit(routeId: string): HealthAdmission {
+    const blockedUntil = this.blocked.get(routeId);
+    if (blockedUntil !== undefined) return { admitted: false, retryAt: blockedUntil, outOfService: true };
     const until = this.open.get(routeId);
     return until === undefined ? { admitted: true, probe: false } : { admitted: false, retryAt: until };
   }
@@ -37,7 +40,7 @@ class FakeHealth implements RouteHealth {
   }
 }
 
-const options = (over: object = {}) => ({ maxFallbacks: 3, strict: false, task: 'chat', language: null, escalate: false, escalationThinking: 'on' as const, ...over });
+const options = (over: object = {}) => ({ maxFallbacks: 3, tier: 'degrade' as const, task: 'chat', language: null, escalate: false, escalationThinking: 'on' as const, ...over });
 
 test('a fault at an endpoint is retried on the same model with that endpoint ignored', () => {
   const planner = new AttemptPlanner(router.resolve('chat')!, new FakeHealth(), options());
@@ -65,13 +68,37 @@ test('when every route is open a degrade role tries the one that reopens first; 
   const degrade = new AttemptPlanner(router.resolve('chat')!, health, options());
   const choice = degrade.next(null)!;
   assert.deepEqual([choice.routeId, choice.probe, choice.why], ['small@d', true, 'cooldown ends first']);
-  const strict = new AttemptPlanner(router.resolve('strict')!, health, options({ strict: true }));
+  const strict = new AttemptPlanner(router.resolve('strict')!, health, options({ tier: 'strict' }));
   assert.equal(strict.next(null), null);
   assert.equal(strict.earliestRetryAt, 2_000);
 });
 
+test('a route out of service is never the last resort: a degrade role skips it for an open breaker, and gives up when nothing else is left', () => {
+  const health = new FakeHealth();
+  health.blocked.set('main@or', 1_000);
+  health.open.set('small@d', 2_000).set('poly@d', 9_000);
+  const mixed = new AttemptPlanner(router.resolve('chat')!, health, options());
+  const choice = mixed.next(null)!;
+  assert.deepEqual([choice.routeId, choice.why], ['small@d', 'cooldown ends first'], 'the blocked route ends first but takes no request');
+  health.blocked.set('small@d', 3_000).set('poly@d', 4_000);
+  const blocked = new AttemptPlanner(router.resolve('chat')!, health, options());
+  assert.equal(blocked.next(null), null);
+  assert.equal(blocked.earliestRetryAt, 1_000, 'the Retry-After still says when a route comes back');
+});
+
+test('only a degrade role waits on a cooldown: a default role and a model named directly give up at once', () => {
+  const health = new FakeHealth();
+  health.open.set('main@or', 5_000).set('small@d', 2_000).set('poly@d', 9_000);
+  const fallback = new AttemptPlanner(router.resolve('chat')!, health, options({ tier: 'default' }));
+  assert.equal(fallback.next(null), null);
+  assert.equal(fallback.earliestRetryAt, 2_000);
+  const direct = new AttemptPlanner(router.resolve('small')!, health, options({ tier: null, maxFallbacks: 0 }));
+  assert.equal(direct.next(null), null);
+  assert.equal(direct.earliestRetryAt, 2_000);
+});
+
 test('a strict role never leaves its first model', () => {
-  const planner = new AttemptPlanner(router.resolve('strict')!, new FakeHealth(), options({ strict: true }));
+  const planner = new AttemptPlanner(router.resolve('strict')!, new FakeHealth(), options({ tier: 'strict' }));
   const first = planner.next(null)!;
   assert.equal(first.model.name, 'small');
   assert.equal(planner.next({ choice: first, outcome: 'transport', reason: 'x', servedEndpoint: null }), null);
