@@ -109,7 +109,7 @@ export class AttemptPlanner {
     if (waiting.length === 0) return null;
     const soonest = waiting.reduce((a, b) => (b.at < a.at ? b : a));
     this.#attempts++;
-    return this.#target(soonest.model, null, soonest.routeId, true, 'cooldown ends first');
+    return this.#target(soonest.model, this.plan.pinnedEndpoint, soonest.routeId, true, 'cooldown ends first');
   }
 
   /** Takes back a probe choice that lost the shared probe slot: it was never sent. */

@@ -308,7 +308,7 @@ export class ChatExecution {
   #exhausted(): void {
     const role = this.r.plan.role;
     const last = this.#failures.at(-1);
-    const route = last ? this.#servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.directRouteId;
+    const route = last ? this.#servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.routeIdFor(this.r.plan.pinnedEndpoint);
     if (!role) {
       // A model named directly has no tier: the client gets the upstream's own failure.
       if (last?.status) {

@@ -97,6 +97,16 @@ test('only a degrade role waits on a cooldown: a default role and a model named 
   assert.equal(direct.earliestRetryAt, 2_000);
 });
 
+test('a pinned request waiting on its cooldown keeps its pin', () => {
+  const health = new FakeHealth();
+  health.open.set('main@or/Gamma', 5_000);
+  const pinned = new AttemptPlanner(router.resolve('main@or/Gamma')!, health, options({ maxFallbacks: 0 }));
+  const choice = pinned.next(null)!;
+  assert.deepEqual([choice.routeId, choice.pinnedEndpoint, choice.why], ['main@or/Gamma', 'Gamma', 'cooldown ends first']);
+  const direct = new AttemptPlanner(router.resolve('main@or/Gamma')!, health, options({ tier: null, maxFallbacks: 0 }));
+  assert.equal(direct.next(null), null, 'named directly, it has no tier to wait for');
+});
+
 test('a strict role never leaves its first model', () => {
   const planner = new AttemptPlanner(router.resolve('strict')!, new FakeHealth(), options({ tier: 'strict' }));
   const first = planner.next(null)!;
