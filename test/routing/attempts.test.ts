@@ -14,6 +14,7 @@ models:
   main:  { provider: or, model: x/y, routes: [Alpha, Beta, Gamma], profile: { strengths: [chat], languages: [en] } }
   small: { provider: d, model: s, profile: { strengths: [summary], languages: [en] } }
   poly:  { provider: d, model: p, profile: { strengths: [chat], languages: [pt, es] } }
+  found: { provider: or, model: x/z, routes: discover }
 roles:
   chat:   { tier: degrade, models: [main, small, poly], maxFallbacks: 3 }
   strict: { tier: strict, models: [small, poly] }
@@ -105,6 +106,15 @@ test('a pinned request waiting on its cooldown keeps its pin', () => {
   assert.deepEqual([choice.routeId, choice.pinnedEndpoint, choice.why], ['main@or/Gamma', 'Gamma', 'cooldown ends first']);
   const direct = new AttemptPlanner(router.resolve('main@or/Gamma')!, health, options({ tier: null, maxFallbacks: 0 }));
   assert.equal(direct.next(null), null, 'named directly, it has no tier to wait for');
+});
+
+test('a route id names an endpoint the model has, or one not discovered yet', () => {
+  assert.equal(router.resolve('main@or/Nope'), undefined, 'the configured endpoints are known');
+  assert.equal(router.resolve('main@or/Beta')?.pinnedEndpoint, 'Beta');
+  assert.equal(router.resolve('found@or/Anything')?.pinnedEndpoint, 'Anything', 'before discovery the aggregator decides');
+  catalog.get('found')!.setEndpoints([{ name: 'Known', tag: null, quantization: null, pricing: null, contextLength: null }]);
+  assert.equal(router.resolve('found@or/Anything'), undefined);
+  assert.equal(router.resolve('found@or/Known')?.pinnedEndpoint, 'Known');
 });
 
 test('a strict role never leaves its first model', () => {

@@ -95,4 +95,15 @@ describe('routes out of service', () => {
     assert.equal(response.headers.get('x-warden-route'), 'chat-main@openrouter/Beta', 'the recovery probe is the pinned request itself');
     assert.equal(h.gateway.breakers.state('chat-main@openrouter/Beta'), 'closed');
   });
+
+  test('an endpoint the model does not have is a local 404 naming the route id', async () => {
+    const before = upstreamRequests();
+    await assert.rejects(h.client.chat.completions.create({ model: 'chat-main@openrouter/Nope', messages: HELLO }), (e: unknown) => {
+      assert.ok(e instanceof OpenAI.NotFoundError, String(e));
+      assert.equal(e.code, 'model_not_found');
+      assert.match(e.message, /chat-main@openrouter\/Nope/);
+      return true;
+    });
+    assert.equal(upstreamRequests(), before);
+  });
 });
