@@ -2,8 +2,8 @@
 // for the planner of each request and for OpenRouter's provider.ignore.
 import type { CatalogModel } from '../catalog/index.js';
 import type { Clock } from '../clock/index.js';
-import type { Admission, BreakerBoard } from '../resilience/index.js';
-import type { RouteHealth } from '../routing/index.js';
+import type { BreakerBoard } from '../resilience/index.js';
+import type { HealthAdmission, RouteHealth } from '../routing/index.js';
 import type { Blocklist } from './blocklist.js';
 
 /** How long a blocked direct route is reported as unavailable when its entry has no end. */
@@ -16,11 +16,11 @@ export class RouteAdmission implements RouteHealth {
     private readonly clock: Clock,
   ) {}
 
-  admit(routeId: string): Admission {
+  admit(routeId: string): HealthAdmission {
     const entries = this.blocklist.entriesFor(routeId);
     if (entries.length > 0) {
       const until = Math.max(...entries.map((e) => e.until ?? this.clock.now() + BLOCKED_RETRY_MS));
-      return { admitted: false, retryAt: until };
+      return { admitted: false, retryAt: until, outOfService: true };
     }
     return this.board.admit(routeId);
   }

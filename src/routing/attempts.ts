@@ -3,7 +3,7 @@
 // by failure type and model profile, never at random), and the budget bounds the chain.
 import type { Admission } from '../resilience/index.js';
 import type { OutcomeClass } from '../resilience/index.js';
-import type { ThinkingMode } from '../config/index.js';
+import type { RoleConfig, ThinkingMode } from '../config/index.js';
 import type { CatalogModel } from '../catalog/index.js';
 import type { Plan } from './plan.js';
 
@@ -29,9 +29,16 @@ export interface FailedAttempt {
   servedEndpoint: string | null;
 }
 
+/**
+ * A route's admission as route health answers it. A refusal is its breaker's (the route
+ * reopens at `retryAt`) unless it says `outOfService`: blocked, quarantined or shed, where the
+ * route takes no request at all, not even a degrade role's last resort.
+ */
+export type HealthAdmission = Admission | { admitted: false; retryAt: number; outOfService: true };
+
 /** What the planner needs to know of route health, without knowing how it is kept. */
 export interface RouteHealth {
-  admit(routeId: string): Admission;
+  admit(routeId: string): HealthAdmission;
   /** Endpoints of an aggregator model that must not serve (blocklists, open breakers). */
   ignoredEndpoints(model: CatalogModel): readonly string[];
   /** An endpoint whose breaker wants a recovery probe and admits this request as it, or null. */
@@ -40,7 +47,8 @@ export interface RouteHealth {
 
 export interface PlannerOptions {
   maxFallbacks: number;
-  strict: boolean;
+  /** The role's tier (null: a model or route id named directly): strict keeps to the first model, degrade may wait on a cooldown. */
+  tier: RoleConfig['tier'] | null;
   /** The role's job, matched against profile strengths after a quality failure. */
   task: string | null;
   /** The expected language, matched against profile languages after a language failure. */
@@ -64,7 +72,7 @@ export class AttemptPlanner {
     private readonly health: RouteHealth,
     private readonly options: PlannerOptions,
   ) {
-    const chain = options.strict ? plan.candidates.slice(0, 1) : [...plan.candidates];
+    const chain = options.tier === 'strict' ? plan.candidates.slice(0, 1) : [...plan.candidates];
     this.#models = options.escalate && plan.escalationModel ? [plan.escalationModel, ...chain.filter((m) => m !== plan.escalationModel)] : chain;
   }
 
@@ -89,16 +97,19 @@ export class AttemptPlanner {
         return choice;
       }
     }
-    // Every route refused by its breaker: a degrade role tries the one that reopens first
-    // rather than failing at once; a strict role answers 503 with that time as Retry-After.
+    // Every route refused: the earliest time one serves again is the 503's Retry-After. A
+    // degrade role whose routes are refused by their breakers tries the one that reopens first
+    // rather than failing at once (README: roles, tiers and fallback); other tiers answer as
+    // they do. A route out of service (blocked, quarantined, shed) is never tried this way.
     if (refused.length === 0) return null;
     this.#earliestRetryAt = Math.min(...refused.map((r) => r.at));
+    if (this.options.tier !== 'degrade') return null;
     const elsewhere = this.#probedElsewhere;
-    const waiting = elsewhere === null ? refused : refused.filter((r) => !elsewhere.has(r.routeId));
-    if (this.options.strict || waiting.length === 0) return null;
+    const waiting = refused.filter((r) => r.cooling && !elsewhere?.has(r.routeId));
+    if (waiting.length === 0) return null;
     const soonest = waiting.reduce((a, b) => (b.at < a.at ? b : a));
     this.#attempts++;
-    return this.#target(soonest.model, null, soonest.routeId, true, 'cooldown ends first');
+    return this.#target(soonest.model, this.plan.pinnedEndpoint, soonest.routeId, true, 'cooldown ends first');
   }
 
   /** Takes back a probe choice that lost the shared probe slot: it was never sent. */
@@ -154,7 +165,7 @@ export class AttemptPlanner {
     const routeId = this.plan.pinnedEndpoint !== null ? model.routeIdFor(this.plan.pinnedEndpoint) : model.directRouteId;
     const admission = this.health.admit(routeId);
     if (!admission.admitted) {
-      refused.push({ model, routeId, at: admission.retryAt });
+      refused.push({ model, routeId, at: admission.retryAt, cooling: !('outOfService' in admission) });
       return null;
     }
     return this.#target(model, this.plan.pinnedEndpoint, routeId, admission.probe, '', ignored);
@@ -187,6 +198,8 @@ interface Refused {
   model: CatalogModel;
   routeId: string;
   at: number;
+  /** Refused by its breaker, not out of service. */
+  cooling: boolean;
 }
 
 function preferring<T>(items: T[], preferred: (item: T) => boolean): T[] {

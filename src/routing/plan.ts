@@ -103,6 +103,9 @@ export class Router {
     if (!parts || !model || parts.provider !== model.upstream.providerName) return undefined;
     if (parts.endpoint === null) return this.#plans.get(model.name);
     if (!model.adapter.hasEndpoints) return undefined;
+    // An endpoint the model is known not to have would only earn the aggregator's 404; before
+    // its endpoints are discovered the aggregator decides.
+    if (model.routes.length > 0 && !model.routes.some((r) => r.endpoint === parts.endpoint)) return undefined;
     return { name, role: null, candidates: [model], label: '-', pinnedEndpoint: parts.endpoint, thinking: 'auto', escalationModel: null };
   }
 

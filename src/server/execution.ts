@@ -84,7 +84,7 @@ export class ChatExecution {
     this.#record = new RequestRecord(d, r.plan, r.requestId, r.startedAt, r.stream, this.#gate !== null);
     this.#planner = new AttemptPlanner(r.plan, d.health, {
       maxFallbacks: role && r.plan.pinnedEndpoint === null ? role.config.maxFallbacks : 0,
-      strict: role?.config.tier === 'strict',
+      tier: role?.config.tier ?? null,
       task: role ? (role.config.task ?? role.name) : null,
       language: r.language,
       escalate: r.escalation?.escalate ?? false,
@@ -308,7 +308,7 @@ export class ChatExecution {
   #exhausted(): void {
     const role = this.r.plan.role;
     const last = this.#failures.at(-1);
-    const route = last ? this.#servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.directRouteId;
+    const route = last ? this.#servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.routeIdFor(this.r.plan.pinnedEndpoint);
     if (!role) {
       // A model named directly has no tier: the client gets the upstream's own failure, but
       // not its 401/403: that refused Warden's key, and the client's own key is fine.

@@ -4,8 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Catalog } from '../../src/catalog/index.js';
 import { parseConfig } from '../../src/config/index.js';
-import type { Admission } from '../../src/resilience/index.js';
-import { AttemptPlanner, Router, type RouteHealth } from '../../src/routing/index.js';
+import { AttemptPlanner, Router, type HealthAdmission, type RouteHealth } from '../../src/routing/index.js';
 
 const config = parseConfig(`
 providers:
@@ -15,6 +14,7 @@ models:
   main:  { provider: or, model: x/y, routes: [Alpha, Beta, Gamma], profile: { strengths: [chat], languages: [en] } }
   small: { provider: d, model: s, profile: { strengths: [summary], languages: [en] } }
   poly:  { provider: d, model: p, profile: { strengths: [chat], languages: [pt, es] } }
+  found: { provider: or, model: x/z, routes: discover }
 roles:
   chat:   { tier: degrade, models: [main, small, poly], maxFallbacks: 3 }
   strict: { tier: strict, models: [small, poly] }
@@ -24,8 +24,12 @@ const router = new Router(config, catalog);
 
 class FakeHealth implements RouteHealth {
   open = new Map<string, number>();
+  /** Blocked, quarantined or shed routes, with the end of their entry. */
+  blocked = new Map<string, number>();
   ignored: string[] = [];
-  admit(routeId: string): Admission {
+  admit(routeId: string): HealthAdmission {
+    const blockedUntil = this.blocked.get(routeId);
+    if (blockedUntil !== undefined) return { admitted: false, retryAt: blockedUntil, outOfService: true };
     const until = this.open.get(routeId);
     return until === undefined ? { admitted: true, probe: false } : { admitted: false, retryAt: until };
   }
@@ -37,7 +41,7 @@ class FakeHealth implements RouteHealth {
   }
 }
 
-const options = (over: object = {}) => ({ maxFallbacks: 3, strict: false, task: 'chat', language: null, escalate: false, escalationThinking: 'on' as const, ...over });
+const options = (over: object = {}) => ({ maxFallbacks: 3, tier: 'degrade' as const, task: 'chat', language: null, escalate: false, escalationThinking: 'on' as const, ...over });
 
 test('a fault at an endpoint is retried on the same model with that endpoint ignored', () => {
   const planner = new AttemptPlanner(router.resolve('chat')!, new FakeHealth(), options());
@@ -65,13 +69,56 @@ test('when every route is open a degrade role tries the one that reopens first; 
   const degrade = new AttemptPlanner(router.resolve('chat')!, health, options());
   const choice = degrade.next(null)!;
   assert.deepEqual([choice.routeId, choice.probe, choice.why], ['small@d', true, 'cooldown ends first']);
-  const strict = new AttemptPlanner(router.resolve('strict')!, health, options({ strict: true }));
+  const strict = new AttemptPlanner(router.resolve('strict')!, health, options({ tier: 'strict' }));
   assert.equal(strict.next(null), null);
   assert.equal(strict.earliestRetryAt, 2_000);
 });
 
+test('a route out of service is never the last resort: a degrade role skips it for an open breaker, and gives up when nothing else is left', () => {
+  const health = new FakeHealth();
+  health.blocked.set('main@or', 1_000);
+  health.open.set('small@d', 2_000).set('poly@d', 9_000);
+  const mixed = new AttemptPlanner(router.resolve('chat')!, health, options());
+  const choice = mixed.next(null)!;
+  assert.deepEqual([choice.routeId, choice.why], ['small@d', 'cooldown ends first'], 'the blocked route ends first but takes no request');
+  health.blocked.set('small@d', 3_000).set('poly@d', 4_000);
+  const blocked = new AttemptPlanner(router.resolve('chat')!, health, options());
+  assert.equal(blocked.next(null), null);
+  assert.equal(blocked.earliestRetryAt, 1_000, 'the Retry-After still says when a route comes back');
+});
+
+test('only a degrade role waits on a cooldown: a default role and a model named directly give up at once', () => {
+  const health = new FakeHealth();
+  health.open.set('main@or', 5_000).set('small@d', 2_000).set('poly@d', 9_000);
+  const fallback = new AttemptPlanner(router.resolve('chat')!, health, options({ tier: 'default' }));
+  assert.equal(fallback.next(null), null);
+  assert.equal(fallback.earliestRetryAt, 2_000);
+  const direct = new AttemptPlanner(router.resolve('small')!, health, options({ tier: null, maxFallbacks: 0 }));
+  assert.equal(direct.next(null), null);
+  assert.equal(direct.earliestRetryAt, 2_000);
+});
+
+test('a pinned request waiting on its cooldown keeps its pin', () => {
+  const health = new FakeHealth();
+  health.open.set('main@or/Gamma', 5_000);
+  const pinned = new AttemptPlanner(router.resolve('main@or/Gamma')!, health, options({ maxFallbacks: 0 }));
+  const choice = pinned.next(null)!;
+  assert.deepEqual([choice.routeId, choice.pinnedEndpoint, choice.why], ['main@or/Gamma', 'Gamma', 'cooldown ends first']);
+  const direct = new AttemptPlanner(router.resolve('main@or/Gamma')!, health, options({ tier: null, maxFallbacks: 0 }));
+  assert.equal(direct.next(null), null, 'named directly, it has no tier to wait for');
+});
+
+test('a route id names an endpoint the model has, or one not discovered yet', () => {
+  assert.equal(router.resolve('main@or/Nope'), undefined, 'the configured endpoints are known');
+  assert.equal(router.resolve('main@or/Beta')?.pinnedEndpoint, 'Beta');
+  assert.equal(router.resolve('found@or/Anything')?.pinnedEndpoint, 'Anything', 'before discovery the aggregator decides');
+  catalog.get('found')!.setEndpoints([{ name: 'Known', tag: null, quantization: null, pricing: null, contextLength: null }]);
+  assert.equal(router.resolve('found@or/Anything'), undefined);
+  assert.equal(router.resolve('found@or/Known')?.pinnedEndpoint, 'Known');
+});
+
 test('a strict role never leaves its first model', () => {
-  const planner = new AttemptPlanner(router.resolve('strict')!, new FakeHealth(), options({ strict: true }));
+  const planner = new AttemptPlanner(router.resolve('strict')!, new FakeHealth(), options({ tier: 'strict' }));
   const first = planner.next(null)!;
   assert.equal(first.model.name, 'small');
   assert.equal(planner.next({ choice: first, outcome: 'transport', reason: 'x', servedEndpoint: null }), null);

@@ -161,7 +161,9 @@ describe('upstream failures', () => {
     h = await startHarness({
       configYaml: (fleet) =>
         gatewayConfigYaml(fleet)
-          .replace('chat-small: { provider: direct, model: gpt-4o-mini }', 'chat-small: { provider: direct, model: gpt-4o-mini, timeouts: { firstByte: 300ms } }')
+          // One failure per test on the same route: its breaker must not open between them, as
+          // an open breaker's route takes no request and the next test would see a 503.
+          .replace('chat-small: { provider: direct, model: gpt-4o-mini }', 'chat-small: { provider: direct, model: gpt-4o-mini, timeouts: { firstByte: 300ms }, breaker: { failures: 100 } }')
           .replace('roles:', '  slowcapped: { provider: slowdirect, model: slow/model, timeouts: { firstToken: 300ms, total: 900ms } }\nroles:'),
     });
   });
