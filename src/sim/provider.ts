@@ -7,6 +7,8 @@ export class SimProvider {
   faults: Faults;
   readonly #dice: FaultDice;
   readonly #authorization: string | undefined;
+  /** Streams waiting for releaseStreams() (scenario `holdStreams`). */
+  readonly #held = new Set<() => void>();
 
   constructor(
     readonly spec: ProviderSpec,
@@ -32,6 +34,20 @@ export class SimProvider {
 
   authorizes(header: string | undefined): boolean {
     return this.#authorization === undefined || header === this.#authorization;
+  }
+
+  /** Holds a stream until released; `resume` goes on with it. Returns the hold's removal (the client left). */
+  hold(resume: () => void): () => void {
+    this.#held.add(resume);
+    return () => this.#held.delete(resume);
+  }
+
+  /** Lets every stream held now go on to its end; returns how many there were. */
+  releaseStreams(): number {
+    const held = [...this.#held];
+    this.#held.clear();
+    for (const resume of held) resume();
+    return held.length;
   }
 
   reseed(): void {

@@ -46,6 +46,8 @@ const providerSchema = z.strictObject({
   /** A reasoning model that shows its thinking: `reasoning_content` in messages and deltas. */
   reasoning: z.boolean({ error: 'expected true or false' }).default(false),
   apiKey: z.string({ error: 'expected a string' }).optional(),
+  /** Streams stop after their first content chunk until the fleet's releaseStreams(): a test decides when a stream ends. */
+  holdStreams: z.boolean({ error: 'expected true or false' }).default(false),
 });
 
 const modelSchema = z.strictObject({
