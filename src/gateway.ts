@@ -11,7 +11,7 @@ import type { Router } from './routing/index.js';
 import { HotConfig, LiveBreakerPolicies, type ReloadReport } from './hot-config.js';
 import { RoleRuntime } from './roles/index.js';
 import { warmUp as warmUpQuality } from './quality/index.js';
-import { createApp } from './server/index.js';
+import { createApp, OpenRequests } from './server/index.js';
 import { DashboardData, dashboardAssets, TimelineSampler, type DashboardAssets } from './dashboard/index.js';
 import { coordinationFor, openStore, openStoreAsync, type Store } from './state/index.js';
 import { registerStoreMetrics } from './telemetry/store-metrics.js';
@@ -50,7 +50,13 @@ export interface Gateway {
   listen(port?: number, host?: string): Promise<string>;
   /** Discovers routes without listening (the `warden canary` command). */
   discover(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Shuts down: listening stops at once, in-flight requests get the grace period
+   * (`server.shutdownGrace` unless `graceMs` says otherwise) and what is still open then is cut
+   * (an SSE error event, or a 503); background work is stopped and awaited before the store
+   * closes. A call while a shutdown drains ends its grace period at once.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -71,6 +77,8 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const quotaLimits = new Map(Object.entries(config.providers).flatMap(([name, p]) => (p.maxConcurrency ? [[name, p.maxConcurrency] as const] : [])));
   const quota = quotaLimits.size > 0 ? new ConcurrencyQuota(quotaLimits) : null;
   let heartbeat: NodeJS.Timeout | null = null;
+  const requests = new OpenRequests();
+  let closing: Promise<void> | null = null;
   // A route that leaves service takes no new request at once (admission); what it holds
   // gets the drain window, then is aborted and, where nothing was sent yet, retried elsewhere.
   const drain = (route: string, why: string) => {
@@ -163,6 +171,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
       dashboard,
     },
     dashboardAssets: pageAssets,
+    requests,
     log,
     bodyLimit: config.server.bodyLimit,
     clientKeys: config.server.clientKeys,
@@ -230,20 +239,35 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
       return `http://${shownHost}:${address.port}`;
     },
     discover: () => tracing.start().then(() => discovery.refreshAll()),
-    async close() {
-      discovery.stop();
-      if (heartbeat) clearInterval(heartbeat);
-      timeline.stop();
-      unsubscribe();
-      board.releaseProbes();
-      await scheduler?.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pools.close();
-      await tracing.shutdown();
-      await store.close();
+    close(options = {}) {
+      if (closing) {
+        requests.endGrace();
+        return closing;
+      }
+      closing = shutDown(options.graceMs ?? hot.base.server.shutdownGrace);
+      return closing;
     },
   };
+
+  async function shutDown(graceMs: number): Promise<void> {
+    // Nothing new starts: no discovery refresh, heartbeat, dashboard sample or canary tick.
+    discovery.stop();
+    if (heartbeat) clearInterval(heartbeat);
+    timeline.stop();
+    const schedulerStopped = scheduler?.stop();
+    if (server.listening) log.info({ inFlight: requests.size, graceMs }, 'shutting down: no new connections; requests in flight may finish within the grace period');
+    const { drained, cut } = await requests.drain(server, (signal) => clock.sleep(graceMs, signal));
+    if (drained + cut > 0) log[cut > 0 ? 'warn' : 'info']({ drained, cut, graceMs }, cut > 0 ? 'grace period over: requests still open were ended with a shutdown error' : 'every request in flight finished');
+    // Background work ends before the store it writes to: a canary round under way (scheduled
+    // or asked for by an admin) records what it has, then the lease is handed back.
+    await canary?.stop();
+    await schedulerStopped;
+    unsubscribe();
+    board.releaseProbes();
+    await pools.close();
+    await tracing.shutdown();
+    await store.close();
+  }
 }
 
 /**

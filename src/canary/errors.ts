@@ -1,7 +1,8 @@
 // Errors of the canary's caller (a language with no probe prompt, a policy that cannot work):
 // a bad route is a verdict, never an exception.
 
-export type CanaryErrorCode = 'unknown_route' | 'unknown_probe_language' | 'language_not_configured' | 'no_languages' | 'invalid_policy';
+/** `stopped`: a round asked for after the gateway began shutting down. */
+export type CanaryErrorCode = 'unknown_route' | 'unknown_probe_language' | 'language_not_configured' | 'no_languages' | 'invalid_policy' | 'stopped';
 
 export class CanaryError extends Error {
   override readonly name = 'CanaryError';

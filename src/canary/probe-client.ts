@@ -16,21 +16,32 @@ export interface ProbeTarget {
 
 const FIRST_TOKEN_SEEN = new UpstreamFailure('aborted', 'probe_first_token', 'first token received; the latency probe needs no more');
 const OVER_LIMIT = new UpstreamFailure('aborted', 'probe_first_token_over_limit', 'no first token within the limit');
+const STOPPED = new UpstreamFailure('aborted', 'canary_stopped', 'the gateway is shutting down');
 
-/** `firstTokenLimitMs` bounds how long a latency probe waits for its first token after the headers. */
-export function sendProbe(target: ProbeTarget, probe: ProbeRequest, pools: PoolSet, firstTokenLimitMs: number): Promise<ProbeExchange> {
+/**
+ * `firstTokenLimitMs` bounds how long a latency probe waits for its first token after the
+ * headers; `signal` ends the probe early (the gateway shutting down).
+ */
+export function sendProbe(target: ProbeTarget, probe: ProbeRequest, pools: PoolSet, firstTokenLimitMs: number, signal?: AbortSignal): Promise<ProbeExchange> {
   const { model } = target;
   const body = { ...probe.body, model: model.upstreamModel } as ChatRequest;
   model.adapter.shapeBody(body, { upstreamModel: model.upstreamModel, pinnedEndpoint: target.endpoint, ignoredEndpoints: [], thinking: 'auto', thinkingSwitch: undefined });
   const started = performance.now();
   return new Promise((resolve) => {
     const sink = new ProbeSink(probe, started, firstTokenLimitMs, resolve);
-    sink.exchange = exchangeWith(model, pools, JSON.stringify(body), sink);
+    const exchange = exchangeWith(model, pools, JSON.stringify(body), sink);
+    sink.exchange = exchange;
+    if (!signal) return;
+    const stop = () => exchange.abort(STOPPED);
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    sink.onDone = () => signal.removeEventListener('abort', stop);
   });
 }
 
 class ProbeSink implements ExchangeSink {
   exchange: Exchange | null = null;
+  onDone: (() => void) | null = null;
   #status = 0;
   #chunks: Buffer[] = [];
   #reader: SseReader | null;
@@ -103,6 +114,7 @@ class ProbeSink implements ExchangeSink {
   #report(error: string | null, forced?: ProbeExchange['outcome']): void {
     if (this.#done) return;
     this.#done = true;
+    this.onDone?.();
     if (this.#limitTimer) clearTimeout(this.#limitTimer);
     const statusClass = this.#status === 0 ? 'transport' : classifyStatus(this.#status);
     const outcome: ProbeExchange['outcome'] =

@@ -60,6 +60,8 @@ const estimateTokens = (text: string) => Math.ceil(text.length / 4) + 1;
 
 export class CanaryRunner {
   #running: Promise<RoundReport> | null = null;
+  /** Aborted by stop(): the running round ends soon, and no other starts. */
+  readonly #stop = new AbortController();
   readonly #ladder: QuarantineLadder;
 
   constructor(private readonly o: CanaryRunnerOptions) {
@@ -68,8 +70,19 @@ export class CanaryRunner {
 
   /** Runs a round; a call while one runs joins it (one round at a time). */
   runRound(only?: string): Promise<RoundReport> {
+    if (this.#stop.signal.aborted) return Promise.reject(new CanaryError('stopped', 'the gateway is shutting down: no canary round starts any more'));
     if (!this.#running) this.#running = this.#round(only).finally(() => (this.#running = null));
     return this.#running;
+  }
+
+  /**
+   * The gateway is shutting down: probes of the running round not sent yet are inconclusive,
+   * those in flight are aborted (and inconclusive too), and the round records what it has.
+   * Resolves once it has, so the store it writes to can be closed after.
+   */
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await this.#running?.catch(() => {});
   }
 
   /** Routes probed by a round: every route of each watched model, as discovered now. */
@@ -167,14 +180,18 @@ export class CanaryRunner {
     const model = this.o.catalog.get(route.model)!;
     const state = this.o.store.getCanaryState(route.id) ?? INITIAL_ROUTE_STATE;
     const options = { languages: this.o.policy.languages, language: this.#ladder.nextLanguage(state, this.o.policy.languages) };
+    const stopped = this.#stop.signal;
     const send = async (request: ProbeRequest): Promise<ProbeResult> => {
-      if (budget.left <= 0) return { kind: request.kind, language: request.language, verdict: 'inconclusive', reason: 'token_budget_spent', evidence: {} };
+      const inconclusive = (reason: string): ProbeResult => ({ kind: request.kind, language: request.language, verdict: 'inconclusive', reason, evidence: {} });
+      if (stopped.aborted) return inconclusive('canary_stopped');
+      if (budget.left <= 0) return inconclusive('token_budget_spent');
       const span = trace?.spans.probe(trace.round, route.id, request.kind, request.language);
-      const exchange = await sendProbe({ model, endpoint: route.endpoint }, request, this.o.pools, this.o.policy.firstTokenLimitMs);
+      const exchange = await sendProbe({ model, endpoint: route.endpoint }, request, this.o.pools, this.o.policy.firstTokenLimitMs, stopped);
       const tokens = estimateTokens(exchange.text);
       budget.left -= tokens;
       budget.spent += tokens;
-      const result = judgeProbe(request, exchange, this.o.policy);
+      // Cut short by the shutdown: what came back says nothing about the route.
+      const result = stopped.aborted ? inconclusive('canary_stopped') : judgeProbe(request, exchange, this.o.policy);
       if (span) trace!.spans.endProbe(span, result.verdict, result.reason, exchange.firstTokenMs);
       return result;
     };

@@ -14,6 +14,9 @@ export class CanaryScheduler {
   #round: NodeJS.Timeout | null = null;
   #expiry: NodeJS.Timeout | null = null;
   #leader = false;
+  #stopped = false;
+  /** Ticks in flight (one renews the lease while another's round still runs), awaited by stop(). */
+  readonly #ticks = new Set<Promise<void>>();
 
   constructor(
     private readonly runner: CanaryRunner,
@@ -29,7 +32,10 @@ export class CanaryScheduler {
 
   start(): void {
     if (this.#round) return;
-    this.#round = setInterval(() => void this.tick(), this.intervalMs);
+    this.#round = setInterval(() => {
+      const tick = this.tick().finally(() => this.#ticks.delete(tick));
+      this.#ticks.add(tick);
+    }, this.intervalMs);
     this.#round.unref();
     this.#expiry = setInterval(() => {
       if (this.#leader) this.runner.expireDue();
@@ -42,19 +48,25 @@ export class CanaryScheduler {
     const leader = await this.coordination.holdLease(CANARY_LEASE, this.intervalMs * 1.5);
     if (leader !== this.#leader) this.log.info({ leader }, leader ? 'canary lease taken: this instance runs the rounds' : 'canary lease held by another instance');
     this.#leader = leader;
-    if (!leader) return;
+    if (!leader || this.#stopped) return;
     try {
       const report = await this.runner.runRound();
       this.log.info({ routes: report.routes.length, failed: report.routes.filter((r) => r.round.verdict === 'fail').map((r) => r.route) }, 'canary round done');
     } catch (e) {
-      this.log.error({ err: e }, 'canary round failed');
+      if (!this.#stopped) this.log.error({ err: e }, 'canary round failed');
     }
   }
 
+  /**
+   * No tick starts any more; resolves once the ticks in flight are over (a round under way is
+   * ended by the runner's own stop()) and the lease is handed back.
+   */
   async stop(): Promise<void> {
+    this.#stopped = true;
     if (this.#round) clearInterval(this.#round);
     if (this.#expiry) clearInterval(this.#expiry);
     this.#round = this.#expiry = null;
+    await Promise.allSettled(this.#ticks);
     // Handing the lease back lets another instance run the next round without waiting for it to lapse.
     if (this.#leader) await this.coordination.releaseLease(CANARY_LEASE);
     this.#leader = false;

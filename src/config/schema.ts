@@ -170,6 +170,12 @@ const server = z.strictObject({
   allowAnonymous: z.boolean().default(false),
   /** When a route leaves service, how long its in-flight requests may still finish before being aborted. */
   drainWindow: duration.default(2_000),
+  /**
+   * On SIGTERM/SIGINT, how long requests in flight may still finish; streams still open then
+   * end with an SSE error event, other requests with a 503. Below Kubernetes' default
+   * terminationGracePeriodSeconds (30 s), with room left to close the store.
+   */
+  shutdownGrace: duration.default(20_000),
   /** How often the dashboard reads /metrics into its time series (it keeps the last 360 points). */
   dashboardSample: duration.default(5_000),
 });

@@ -7,6 +7,7 @@ import { GatewayError, isGatewayError, methodNotAllowed, notFound, unauthorized 
 import { handleAdmin, type AdminDeps } from './admin.js';
 import { handleChat, type ChatDeps } from './chat.js';
 import { answerClientErrors } from './client-error.js';
+import type { OpenRequests } from './open-requests.js';
 import { RequestIds } from './request-id.js';
 import { sendError, sendJson, sendRaw } from './respond.js';
 
@@ -18,6 +19,8 @@ export interface AppDeps extends ChatDeps {
   readiness: () => { ready: boolean; checks: Array<{ name: string; ok: boolean; detail?: string }> };
   /** The dashboard's page files; null when they could not be read (the page answers 503). */
   dashboardAssets?: DashboardAssets | null;
+  /** Every request in flight, for the shutdown's drain. */
+  requests: OpenRequests;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -30,12 +33,13 @@ export function createApp(deps: AppDeps): Server {
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : ids.next();
     const path = pathOf(req.url ?? '/');
     const onError = (e: unknown) => fail(path, res, e, requestId, startedAt, deps);
+    deps.requests.track(res, onError);
     // The chat path outside the async router: no promise of its own until the execution's.
     if (isChatPath(path)) {
       try {
         if (req.method !== 'POST') throw methodNotAllowed(req.method ?? '', path);
         authorize(req, deps.clientKeys);
-        handleChat(req, res, requestId, startedAt, deps, onError);
+        handleChat(req, res, requestId, startedAt, deps, onError, (execution) => deps.requests.cutWith(res, (error) => execution.stop(error)));
       } catch (e) {
         onError(e);
       }
@@ -61,6 +65,7 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, re
       return sendJson(res, 200, { status: 'ok' });
     case '/readyz': {
       const readiness = deps.readiness();
+      if (deps.requests.draining) return sendJson(res, 503, { ...readiness, ready: false, shuttingDown: true });
       return sendJson(res, readiness.ready ? 200 : 503, readiness);
     }
     case '/metrics':

@@ -24,16 +24,22 @@ function userLanguage(body: ChatRequest, checks: readonly string[] | undefined):
   return text ? (dominantLanguageOf(text) ?? null) : null;
 }
 
-/** Reads the body and runs the request; every failure, thrown or rejected, goes to `onError`. */
-export function handleChat(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: ChatDeps, onError: (e: unknown) => void): void {
+/**
+ * Reads the body and runs the request; every failure, thrown or rejected, goes to `onError`.
+ * `onStart` hears of the execution before it runs (the shutdown's drain cuts it through it).
+ */
+export function handleChat(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, deps: ChatDeps, onError: (e: unknown) => void, onStart: (execution: ChatExecution) => void = () => {}): void {
   receiveBody(req, deps.bodyLimit, (error, raw) => {
     if (error) return onError(error);
+    // Answered already while the body came in: the shutdown cut it.
+    if (res.writableEnded || res.destroyed) return;
     let execution: ChatExecution;
     try {
       execution = prepare(req, res, requestId, startedAt, deps, raw!);
     } catch (e) {
       return onError(e);
     }
+    onStart(execution);
     execution.run(onError);
   });
 }

@@ -4,7 +4,8 @@
 // chain is spent — the role's tier deciding between a 503, a default and a degrade message.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from '../clock/index.js';
-import { roleUnavailable } from '../protocol/errors.js';
+import { roleUnavailable, type GatewayError } from '../protocol/errors.js';
+import { sseData } from '../protocol/sse.js';
 import type { ChatRequest } from '../protocol/types.js';
 import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
@@ -59,10 +60,13 @@ interface AttemptFailure extends FailedAttempt {
 }
 
 const CLIENT_GONE = new UpstreamFailure('aborted', 'client_disconnected', 'the client closed the connection');
+const SHUTTING_DOWN = new UpstreamFailure('aborted', 'gateway_shutting_down', 'Warden is shutting down');
 
 export class ChatExecution {
   #exchange: Exchange | null = null;
   #clientGone = false;
+  /** What the client gets when the shutdown's grace period ended before the answer did. */
+  #stopping: GatewayError | null = null;
   /** Created only when a 429 wait starts: most requests never wait. */
   #abort: AbortController | null = null;
   #failures: AttemptFailure[] = [];
@@ -109,9 +113,21 @@ export class ChatExecution {
     this.#next(null);
   }
 
+  /**
+   * The shutdown's grace period is over: the attempt in flight (or a 429 wait) is ended and the
+   * client gets `error`, as an SSE error event when its stream is under way, else as a 503.
+   */
+  stop(error: GatewayError): void {
+    if (this.#stopping || this.#clientGone) return;
+    this.#stopping = error;
+    this.#exchange?.abort(SHUTTING_DOWN);
+    this.#abort?.abort(SHUTTING_DOWN);
+  }
+
   /** The next attempt after `last` failed (null: the first), or the tier's answer when none is left. */
   #next(last: FailedAttempt | null): void {
     try {
+      if (this.#stopping) return this.#stopped(last ? this.#servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.directRouteId);
       const choice = this.#planner.next(last);
       if (!choice) return this.#exhausted();
       // A recovery probe (one request per route per cooldown) also needs the shared probe slot.
@@ -144,6 +160,11 @@ export class ChatExecution {
         this.#record.endAttempt(choice.routeId, 'aborted');
         this.#finish(choice.routeId, 'client_aborted');
         return;
+      }
+      // An answer that came in whole still goes out; anything else ends with the shutdown's error.
+      if (this.#stopping && result.kind !== 'answer' && !(result.kind === 'streamed' && result.failure === null)) {
+        this.#record.endAttempt(choice.routeId, 'aborted');
+        return this.#stopped(this.#servedRoute(choice, result.servedEndpoint));
       }
       const failed = this.#settle(choice, result);
       if (!failed) return;
@@ -206,6 +227,7 @@ export class ChatExecution {
     this.#exchange = exchangeWith(model, this.d.pools, payload, sink, this.r.stream);
     if (sink instanceof StreamRelay) sink.attach(this.#exchange);
     if (this.#clientGone) this.#exchange.abort(CLIENT_GONE);
+    else if (this.#stopping) this.#exchange.abort(SHUTTING_DOWN);
     started = true;
   }
 
@@ -342,6 +364,16 @@ export class ChatExecution {
     this.#ledger(null, 'unavailable');
     this.d.log.warn({ requestId: this.r.requestId, role: role.name, tier: role.config.tier, why }, 'role unavailable');
     this.#finish(route, 'upstream_error');
+  }
+
+  /** Answers with the shutdown's error; a stream under way gets it as its last event. */
+  #stopped(route: string): void {
+    const { res } = this.r;
+    const error = this.#stopping!;
+    if (!res.headersSent) sendError(res, error, this.#headers(route));
+    else if (!res.writableEnded && this.r.stream) res.end(sseData(error.toBody()));
+    else if (!res.writableEnded) res.destroy();
+    this.#finish(route, 'shutting_down');
   }
 
   /** Relays an upstream's own error answer (status, body, its safe headers) with Warden's headers. */

@@ -1,1 +1,2 @@
 export { createApp, type AppDeps } from './app.js';
+export { OpenRequests, shuttingDown, type DrainReport } from './open-requests.js';

@@ -115,6 +115,7 @@ function serve(
       stream: trace.stream,
       includeUsage: request.stream_options?.include_usage === true,
       processingComments: aggregated && provider.spec.processingComments,
+      hold: provider.spec.holdStreams ? (resume) => provider.hold(resume) : null,
       onStreamOpen: () => {
         ctx.book.streamOpened(provider.name);
         res.once('close', () => ctx.book.streamClosed(provider.name));

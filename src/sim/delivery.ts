@@ -22,6 +22,8 @@ export interface Delivery {
   /** OpenRouter path and a provider that keeps the stream alive with SSE comments. */
   processingComments: boolean;
   onStreamOpen(): void;
+  /** Holds the stream after its first content chunk until `resume` is called; null streams on. */
+  hold: ((resume: () => void) => () => void) | null;
 }
 
 /** How many content chunks a stream sends before a `reset` or `streamError` cuts it. */
@@ -101,7 +103,7 @@ function openStream(d: Delivery, pacer: Pacer): void {
     if (fault === 'streamError') return void res.end(rest + chunks.streamError() + DONE);
     res.end(rest + chunks.finish(reply) + (d.includeUsage ? chunks.usage(d.usage) : '') + DONE);
   };
-  const generate = () => sendPieces(d, chunks, pacer, count, end);
+  const generate = () => sendPieces(d, chunks, pacer, count, end, d.hold);
   const firstToken = d.provider.firstTokenMs;
   // A slow first token on OpenRouter comes with a keep-alive comment halfway through the wait.
   if (d.processingComments && firstToken > 0) {
@@ -114,17 +116,30 @@ function openStream(d: Delivery, pacer: Pacer): void {
   }
 }
 
-/** Pieces on a fixed schedule from the first token; late pieces go out together in one write. */
-function sendPieces(d: Delivery, chunks: ChunkWriter, pacer: Pacer, count: number, end: (rest: string) => void): void {
+/**
+ * Pieces on a fixed schedule from the first token; late pieces go out together in one write.
+ * With `hold`, the first piece goes out alone and the rest waits for the release.
+ */
+function sendPieces(d: Delivery, chunks: ChunkWriter, pacer: Pacer, count: number, end: (rest: string) => void, hold: Delivery['hold']): void {
   const interval = d.provider.tokensPerSecond > 0 ? 1000 / d.provider.tokensPerSecond : 0;
-  const start = performance.now();
+  let start = performance.now();
   let next = 0;
   const step = () => {
     const due = interval === 0 ? count : Math.min(count, Math.floor((performance.now() - start) / interval) + 1);
     let out = '';
-    for (; next < due; next++) out += chunks.piece(d.reply, next);
+    for (; next < (hold ? 1 : due); next++) out += chunks.piece(d.reply, next);
     if (next >= count) return end(out);
     d.res.write(out);
+    if (hold) {
+      const unhold = hold(() => {
+        hold = null;
+        // The schedule starts again from the release, as if the first piece had just gone out.
+        start = performance.now() - interval;
+        pacer.after(0, step);
+      });
+      d.res.once('close', unhold);
+      return;
+    }
     pacer.after(start + next * interval - performance.now(), step);
   };
   step();

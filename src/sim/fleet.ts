@@ -28,6 +28,8 @@ export interface Fleet {
   stats(): FleetStats;
   /** Replaces the provider's faults (missing ones become 0); throws for an unknown provider. */
   setFaults(provider: string, faults: Partial<Faults>): void;
+  /** Lets the provider's held streams (scenario `holdStreams`) go on to their end; returns how many. */
+  releaseStreams(provider: string): number;
   /** Zeroes counters and the request log and re-seeds the fault dice. */
   reset(): void;
   /** Resolves at the first state change (or at once) where the predicate holds. */
@@ -94,6 +96,11 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
     providerBaseUrl: (name) => `${url}/p/${encodeURIComponent(name)}/v1`,
     stats: () => book.snapshot(),
     setFaults: (name, faults) => control.setFaults(name, faults),
+    releaseStreams(name) {
+      const provider = findProvider(providers, name);
+      if (!provider) throw new Error(`unknown provider "${name}"; the fleet has ${providers.map((p) => p.name).join(', ')}`);
+      return provider.releaseStreams();
+    },
     reset: () => control.reset(),
     waitFor: (predicate, timeoutMs) => book.waitFor(predicate, timeoutMs),
     close: () => (closing ??= stop()),

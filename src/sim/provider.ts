@@ -9,6 +9,8 @@ export class SimProvider {
   readonly #dice: FaultDice;
   readonly #keyHeader: string;
   readonly #expected: string | undefined;
+  /** Streams waiting for releaseStreams() (scenario `holdStreams`). */
+  readonly #held = new Set<() => void>();
 
   constructor(
     readonly spec: ProviderSpec,
@@ -35,6 +37,20 @@ export class SimProvider {
 
   authorizes(headers: IncomingHttpHeaders): boolean {
     return this.#expected === undefined || headers[this.#keyHeader] === this.#expected;
+  }
+
+  /** Holds a stream until released; `resume` goes on with it. Returns the hold's removal (the client left). */
+  hold(resume: () => void): () => void {
+    this.#held.add(resume);
+    return () => this.#held.delete(resume);
+  }
+
+  /** Lets every stream held now go on to its end; returns how many there were. */
+  releaseStreams(): number {
+    const held = [...this.#held];
+    this.#held.clear();
+    for (const resume of held) resume();
+    return held.length;
   }
 
   reseed(): void {

@@ -48,6 +48,8 @@ const providerSchema = z.strictObject({
   apiKey: z.string({ error: 'expected a string' }).optional(),
   /** The header that carries apiKey: unset, `Authorization: Bearer <key>`; a name (Azure's `api-key`), the bare key in it. */
   keyHeader: z.string({ error: 'expected a header name' }).toLowerCase().optional(),
+  /** Streams stop after their first content chunk until the fleet's releaseStreams(): a test decides when a stream ends. */
+  holdStreams: z.boolean({ error: 'expected true or false' }).default(false),
 });
 
 const modelSchema = z.strictObject({

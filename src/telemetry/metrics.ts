@@ -12,7 +12,8 @@ export type Outcome =
   | 'timeout'
   | 'invalid_response'
   | 'stream_error'
-  | 'client_aborted';
+  | 'client_aborted'
+  | 'shutting_down';
 
 /**
  * How an upstream attempt ended: `none` answered; the UpstreamFailure kinds (`connect`,

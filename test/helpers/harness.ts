@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { parseConfig, type WardenConfig } from '../../src/config/index.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
 import { parseScenario, startFleet, type Fleet, type FleetStats } from '../../src/sim/index.js';
-import { createLogger } from '../../src/telemetry/index.js';
+import { createLogger, type Logger } from '../../src/telemetry/index.js';
 import type { Clock } from '../../src/clock/index.js';
 import { MemoryStore, type Store } from '../../src/state/index.js';
 
@@ -55,6 +55,8 @@ export interface HarnessOptions {
   clock?: Clock;
   /** Defaults to a fresh in-memory store, so parallel tests share no file. */
   store?: Store;
+  /** Defaults to a silent logger. */
+  log?: Logger;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -66,7 +68,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     await fleet.close();
     throw e;
   }
-  const gateway = createGateway(config, { log: createLogger({ level: 'silent' }), processMetrics: false, clock: options.clock, store: options.store ?? new MemoryStore(), canarySchedule: false });
+  const gateway = createGateway(config, { log: options.log ?? createLogger({ level: 'silent' }), processMetrics: false, clock: options.clock, store: options.store ?? new MemoryStore(), canarySchedule: false });
   const url = await gateway.listen(0, '127.0.0.1');
   const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: options.clientKey ?? 'unused', maxRetries: 0, timeout: 20_000 });
   return {
