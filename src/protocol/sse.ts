@@ -47,24 +47,16 @@ export class SseReader {
   next(): SseEvent | null {
     const buf = this.#buf;
     const start = this.#pos;
-    // A blank line is a line feed followed by another (LF framing) or by CR LF (CRLF framing).
-    for (let lf = buf.indexOf(LF, Math.max(start, this.#scan)); lf !== -1; lf = buf.indexOf(LF, lf + 1)) {
-      const after = buf[lf + 1];
-      if (after === undefined || (after === CR && lf + 2 >= buf.length)) {
-        // The chunk ends at this line feed (or its CR): whether a blank line follows is not known yet.
-        this.#scan = lf;
-        return null;
-      }
-      if (after !== LF && !(after === CR && buf[lf + 2] === LF)) continue;
-      const end = lf > start && buf[lf - 1] === CR ? lf - 1 : lf;
-      const event = parseEvent(buf.toString('utf8', start, end));
-      this.#pos = after === LF ? lf + 2 : lf + 3;
-      this.#scan = this.#pos;
-      if (this.#pos >= buf.length) this.#release();
-      return event;
+    const lf = blankLineAt(buf, Math.max(start, this.#scan));
+    if (lf === -1) {
+      this.#scan = resumeAt(buf, start);
+      return null;
     }
-    this.#scan = buf.length;
-    return null;
+    const event = parseEvent(buf.toString('utf8', start, eventEnd(buf, start, lf)));
+    this.#pos = afterBlankLine(buf, lf);
+    this.#scan = this.#pos;
+    if (this.#pos >= buf.length) this.#release();
+    return event;
   }
 
   /** Feeds a chunk and returns every event it completed. */
@@ -89,8 +81,32 @@ export class SseReader {
   }
 }
 
+/**
+ * The line feed that ends an event's last line, searching from `from`: a blank line follows it,
+ * a line feed (LF framing) or CR LF (CRLF framing). -1 when `buf` holds no whole blank line yet.
+ */
+export function blankLineAt(buf: Buffer, from: number): number {
+  for (let lf = buf.indexOf(LF, from); lf !== -1; lf = buf.indexOf(LF, lf + 1)) {
+    const after = buf[lf + 1];
+    if (after === LF || (after === CR && buf[lf + 2] === LF)) return lf;
+  }
+  return -1;
+}
+
+/**
+ * Where the search for a blank line resumes once more bytes come: only a line feed in the last
+ * two bytes can still turn out to start one (its LF or CR LF not here yet).
+ */
+export const resumeAt = (buf: Buffer, start: number): number => Math.max(start, buf.length - 2);
+
+/** The end of the text of the event that starts at `start` and whose last line ends at `lf`. */
+export const eventEnd = (buf: Buffer, start: number, lf: number): number => (lf > start && buf[lf - 1] === CR ? lf - 1 : lf);
+
+/** Where the next event starts, past the blank line after `lf`. */
+export const afterBlankLine = (buf: Buffer, lf: number): number => (buf[lf + 1] === LF ? lf + 2 : lf + 3);
+
 /** The event's text (without its blank line): its `data:` lines joined. */
-function parseEvent(text: string): SseEvent {
+export function parseEvent(text: string): SseEvent {
   // The usual event is one `data: …` line: no split.
   if (text.indexOf('\n') === -1) {
     const line = text.endsWith('\r') ? text.slice(0, -1) : text;

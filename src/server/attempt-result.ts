@@ -22,7 +22,8 @@ export type AttemptResult =
       text: string | null;
       finishReason: string | null;
       usage: Usage | null;
-      sawErrorFinish: boolean;
+      /** The upstream's own error event went to the client, ending the stream. */
+      sawUpstreamError: boolean;
     };
 
 /** How an attempt ended for `warden_upstream_attempts_total`, before the quality gate has its say. */

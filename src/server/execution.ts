@@ -310,7 +310,7 @@ export class ChatExecution {
           if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, 'failed');
           return this.#finish(route, outcomeForFailure(failure) === 'timeout' ? 'timeout' : 'stream_error');
         }
-        return this.#answered(choice, route, result.sawErrorFinish ? 'stream_error' : 'ok');
+        return this.#answered(choice, route, result.sawUpstreamError ? 'stream_error' : 'ok');
       }
     }
   }

@@ -2,12 +2,15 @@
 // and held back: the served endpoint is learnt, garbage or an early error can still fall
 // back, the first-token timeout can act, and — when the role sets a hold-back window — the
 // gate judges the first characters before anything is sent. After the commit, bytes go to
-// the client as they arrive, with backpressure; they are parsed only when the role's checks
-// need the whole text. A failure after the commit ends the stream with an SSE error event.
+// the client as they arrive, with backpressure, each event checked on its bytes (SseEventCheck)
+// before it goes; they are parsed only when the role's checks need the whole text. A failure
+// after the commit ends the stream with an SSE error event — one: none of Warden's when the
+// upstream's own error event already went out.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CatalogModel } from '../catalog/index.js';
 import { errorMessageOf, GatewayError } from '../protocol/errors.js';
 import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
+import { SseEventCheck } from '../protocol/sse-check.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
 import type { GateResult } from '../routing/gate.js';
 import { invalidResponse, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
@@ -30,9 +33,7 @@ export interface StreamHooks {
   onFirstToken(servedEndpoint: string | null): void;
 }
 
-const DONE_MARK = Buffer.from('[DONE]');
 const ERROR_FINISH = Buffer.from('"finish_reason":"error"');
-const TAIL_BYTES = 16;
 const REJECTED = new UpstreamFailure('aborted', 'rejected_by_gate', 'the start of the answer failed the quality gate');
 
 export class StreamRelay implements ExchangeSink {
@@ -51,12 +52,14 @@ export class StreamRelay implements ExchangeSink {
   #finishReason: string | null = null;
   #usage: Usage | null = null;
   #sawDone = false;
-  #sawErrorFinish = false;
-  #tail: Buffer = Buffer.alloc(0);
+  /** The upstream's own error event went to the client (an error object, or finish_reason "error"). */
+  #sawUpstreamError = false;
   #holdTimer: NodeJS.Timeout | null = null;
   #onDrain = () => this.#exchange?.resume();
   /** Re-encoded events waiting to go out, when reasoning is stripped; null relays raw bytes. */
   #out: string[] | null;
+  /** What raw bytes pass on their way out; null when events are re-encoded from their parse. */
+  #check: SseEventCheck | null;
 
   constructor(
     private readonly res: ServerResponse,
@@ -65,6 +68,7 @@ export class StreamRelay implements ExchangeSink {
     private readonly done: (result: AttemptResult) => void,
   ) {
     this.#out = hooks.stripReasoning ? [] : null;
+    this.#check = hooks.stripReasoning ? null : new SseEventCheck();
   }
 
   /** The exchange this relay reads; it keeps the first-token deadline (exchangeWith with `stream`). */
@@ -86,8 +90,7 @@ export class StreamRelay implements ExchangeSink {
     }
     if (this.#out) return this.#onDataRewritten(chunk);
     if (this.#committed) {
-      this.#forward(chunk);
-      if (this.#reader) this.#read(chunk);
+      if (this.#forward(this.#check!.take(chunk)) && this.#reader) this.#read(chunk);
       return;
     }
     this.#held.push(chunk);
@@ -136,8 +139,10 @@ export class StreamRelay implements ExchangeSink {
       }
       if (!this.#tryCommit()) return;
     }
-    const finished = this.#reader ? this.#sawDone : this.#tail.includes(DONE_MARK);
-    if (!finished) return this.#failCommitted(invalidResponse('upstream closed the stream before it finished'));
+    if (this.#check && !this.#forward(this.#check.end())) return;
+    const finished = this.#check ? this.#check.sawDone : this.#sawDone;
+    // After the upstream's own error event the stream is over, [DONE] or not.
+    if (!finished && !this.#sawUpstreamError) return this.#failCommitted(invalidResponse('upstream closed the stream before it finished'));
     this.res.end();
     this.#settle(this.#streamed(null));
   }
@@ -168,15 +173,16 @@ export class StreamRelay implements ExchangeSink {
       try {
         parsed = JSON.parse(event.data) as ChatCompletionChunk;
       } catch {
-        if (this.#committed) continue;
-        this.#exchange!.abort(invalidResponse(`upstream stream sent an event that is not JSON: ${JSON.stringify(event.data.slice(0, 60))}`));
-        return false;
+        return this.#invalid(event.data);
       }
       this.#served ??= this.model.adapter.servedEndpoint(parsed);
       this.#out?.push(stripReasoningDelta(parsed) ? sseData(parsed) : `data: ${event.data}\n\n`);
-      if (parsed.error && !this.#committed) {
-        this.#exchange!.abort(invalidResponse(`upstream stream failed before the first token: ${errorMessageOf(parsed.error) ?? 'unknown error'}`));
-        return false;
+      if (parsed.error) {
+        if (this.#committed) this.#sawUpstreamError = true;
+        else {
+          this.#exchange!.abort(invalidResponse(`upstream stream failed before the first token: ${errorMessageOf(parsed.error) ?? 'unknown error'}`));
+          return false;
+        }
       }
       if (parsed.usage) this.#usage = parsed.usage;
       const choice = parsed.choices?.[0];
@@ -216,11 +222,32 @@ export class StreamRelay implements ExchangeSink {
       this.#exchange!.abort(REJECTED);
       return false;
     }
-    this.#commit();
+    const held = this.#checkHeld();
+    if (held === null) return false;
+    this.#commit(held);
     return true;
   }
 
-  #commit(): void {
+  /**
+   * The held bytes that pass the check, taken from #held; null when an event failed it and the
+   * attempt ended — before anything went out, so it falls back like garbage before the first token.
+   */
+  #checkHeld(): Buffer[] | null {
+    const held = this.#held;
+    this.#held = [];
+    const check = this.#check;
+    if (check === null) return held;
+    for (let i = 0; i < held.length; i++) {
+      held[i] = check.take(held[i]!);
+      if (check.bad !== null) {
+        this.#invalid(check.bad);
+        return null;
+      }
+    }
+    return held;
+  }
+
+  #commit(held: Buffer[]): void {
     this.#committed = true;
     if (!this.hooks.collect && !this.#out) this.#reader = null;
     this.res.writeHead(200, {
@@ -230,23 +257,41 @@ export class StreamRelay implements ExchangeSink {
       ...this.hooks.headers(this.#served),
     });
     this.res.on('drain', this.#onDrain);
-    const held = this.#held;
-    this.#held = [];
     for (const chunk of held) this.#forward(chunk);
   }
 
-  #forward(chunk: Buffer): void {
+  /**
+   * Relays bytes; with raw bytes, what the check let through, and false (the attempt ended)
+   * when an event failed it.
+   */
+  #forward(chunk: Buffer): boolean {
     // Out first: what is learnt from the bytes can wait until the client has them.
-    if (!this.res.write(chunk)) this.#exchange?.pause();
-    if (!this.#sawErrorFinish && chunk.includes(ERROR_FINISH)) this.#sawErrorFinish = true;
-    if (!this.#reader) this.#tail = chunk.length >= TAIL_BYTES ? chunk.subarray(chunk.length - TAIL_BYTES) : Buffer.concat([this.#tail, chunk]).subarray(-TAIL_BYTES);
+    if (chunk.length > 0 && !this.res.write(chunk)) this.#exchange?.pause();
+    if (!this.#sawUpstreamError && (chunk.includes(ERROR_FINISH) || this.#check?.sawError)) this.#sawUpstreamError = true;
+    const bad = this.#check?.bad;
+    return bad == null || this.#invalid(bad);
+  }
+
+  /** An event that is not JSON: before the commit the attempt can fall back; after it the stream ends with an error event. */
+  #invalid(data: string): false {
+    const failure = invalidResponse(`upstream stream sent an event that is not JSON: ${JSON.stringify(data.slice(0, 60))}`);
+    // Re-encoded events of the chunk read before this one go out first.
+    if (this.#committed && this.#out && this.#out.length > 0) {
+      this.#forward(Buffer.from(this.#out.join('')));
+      this.#out.length = 0;
+    }
+    this.#exchange!.abort(failure);
+    // When the upstream has already ended (the last event, checked at the end), no abort reports back.
+    this.onError(failure);
+    return false;
   }
 
   /** After the headers went out the status cannot change: the stream ends with an error event. */
   #failCommitted(failure: UpstreamFailure): void {
     if (failure.kind !== 'aborted' && !this.res.destroyed) {
-      const error = new GatewayError(502, failure.code, 'upstream_error', `upstream ${this.hooks.routeId(this.#served)}: ${failure.message}`);
-      this.res.end(sseData(error.toBody()));
+      // The upstream's own error event is the client's error event: one, not two.
+      if (this.#sawUpstreamError) this.res.end();
+      else this.res.end(sseData(new GatewayError(502, failure.code, 'upstream_error', `upstream ${this.hooks.routeId(this.#served)}: ${failure.message}`).toBody()));
     }
     this.#settle(this.#streamed(failure));
   }
@@ -259,7 +304,7 @@ export class StreamRelay implements ExchangeSink {
       text: this.hooks.collect ? this.#text : null,
       finishReason: this.#finishReason,
       usage: this.#usage,
-      sawErrorFinish: this.#sawErrorFinish,
+      sawUpstreamError: this.#sawUpstreamError,
     };
   }
 

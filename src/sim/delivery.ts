@@ -1,5 +1,6 @@
 // Sends one decided reply the way the provider would: after its latency, at its token rate,
-// with the transport-level fault (error status, hang, reset, garbage, stream error) it drew.
+// with the transport-level fault (error status, hang, reset, garbage, stream error, garbage
+// mid-stream) it drew.
 // A client that goes away stops everything at once: the pending timer is cleared.
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -26,7 +27,7 @@ export interface Delivery {
   hold: ((resume: () => void) => () => void) | null;
 }
 
-/** How many content chunks a stream sends before a `reset` or `streamError` cuts it. */
+/** How many content chunks a stream sends before a `reset`, `streamError` or `streamGarbage` cuts it. */
 const CUT_AFTER = 3;
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
@@ -45,7 +46,7 @@ export function deliver(d: Delivery): void {
 function answerWhole(d: Delivery, pacer: Pacer): void {
   const { res, fault } = d;
   if (failBeforeResponse(d)) return;
-  if (fault === 'garbage') return sendJson(res, 200, GARBAGE_BODIES[d.reply.pieces.length % 2] as string);
+  if (fault === 'garbage' || fault === 'streamGarbage') return sendJson(res, 200, GARBAGE_BODIES[d.reply.pieces.length % 2] as string);
   if (fault === 'streamError') return sendError(res, 502, 'Provider returned error', 'upstream_error', 'provider_error');
   const body = completionBody(d.envelope, d.reply, d.usage, d.provider.reasoning);
   const generation = d.provider.firstTokenMs + tokensTime(d.provider, d.reply.pieces.length);
@@ -96,11 +97,13 @@ function openStream(d: Delivery, pacer: Pacer): void {
     res.end(GARBAGE_SSE + DONE);
     return;
   }
-  const cut = fault === 'reset' || fault === 'streamError';
+  const cut = fault === 'reset' || fault === 'streamError' || fault === 'streamGarbage';
   const count = cut ? Math.min(CUT_AFTER, reply.pieces.length) : reply.pieces.length;
   const end = (rest: string) => {
     if (fault === 'reset') return void res.write(rest || '\n', () => res.destroy());
     if (fault === 'streamError') return void res.end(rest + chunks.streamError() + DONE);
+    // A proxy on the way that broke mid-answer: what follows the content is not JSON.
+    if (fault === 'streamGarbage') return void res.end(rest + GARBAGE_SSE + DONE);
     res.end(rest + chunks.finish(reply) + (d.includeUsage ? chunks.usage(d.usage) : '') + DONE);
   };
   const generate = () => sendPieces(d, chunks, pacer, count, end, d.hold);

@@ -80,6 +80,19 @@ test('streamError ends a stream with an error chunk then [DONE]; not streaming i
   assert.equal((await post(url, ask('hi'), forced('streamError'))).status, 502);
 });
 
+test('streamGarbage turns a stream to garbage after some content, then [DONE]; not streaming it is garbage', async (t) => {
+  const fleet = await fleetFor(t);
+  const url = `${fleet.providerBaseUrl('Alpha')}/chat/completions`;
+  const streamed = await postStream(url, ask('hi', { stream: true }), forced('streamGarbage'));
+  assert.equal(streamed.status, 200);
+  assert.ok(streamedText(streamed).length > 0, 'some content came before the garbage');
+  assert.ok(streamed.invalid.length > 0);
+  assert.equal(streamed.events.at(-1), '[DONE]');
+  const whole = await post(url, ask('hi'), forced('streamGarbage'));
+  assert.equal(whole.status, 200);
+  assert.throws(() => whole.json());
+});
+
 test('text faults: prefix, drift, refusal, contentFilter, empty, mojibake, repetition, wrongFact', async (t) => {
   const fleet = await fleetFor(t);
   const url = `${fleet.providerBaseUrl('Alpha')}/chat/completions`;

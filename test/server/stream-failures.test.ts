@@ -1,0 +1,213 @@
+// A stream that goes wrong after its first token (the answer is committed, bytes are relayed
+// raw): garbage from the upstream must not reach the client, and the stream must end with
+// exactly one error event — Warden's for garbage, the upstream's own when it sent one. Either
+// way the attempt counts as failed, not `ok`.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import OpenAI from 'openai';
+import { gatewayConfigYaml, SCENARIO, startHarness, type Harness } from '../helpers/harness.js';
+
+const HELLO = [{ role: 'user' as const, content: 'Hello there' }];
+
+/** The `data:` payloads of a raw SSE body, in order. */
+function dataEvents(body: string): string[] {
+  return body
+    .split(/\r?\n\r?\n/)
+    .flatMap((event) => event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()))
+    .filter((data) => data.length > 0);
+}
+
+const errorEvents = (body: string) => dataEvents(body).filter((data) => data.startsWith('{') && 'error' in (JSON.parse(data) as object));
+
+async function rawStream(url: string, model: string): Promise<string> {
+  const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: HELLO, stream: true }) });
+  assert.equal(res.status, 200);
+  return res.text();
+}
+
+/** Streams through the openai client; resolves with the text read and the error the iteration threw. */
+async function sdkStream(client: OpenAI, model: string, onText: (text: string) => void = () => {}): Promise<{ text: string; error: unknown }> {
+  const stream = await client.chat.completions.create({ model, messages: HELLO, stream: true });
+  let text = '';
+  try {
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      onText(text);
+    }
+  } catch (error) {
+    return { text, error };
+  }
+  return { text, error: null };
+}
+
+const metrics = async (url: string) => (await fetch(`${url}/metrics`)).text();
+const count = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+
+describe('garbage from the simulated fleet', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({
+      // Five tokens a second: the garbage comes 0.4 s after the first token, in a later chunk.
+      scenario: { ...SCENARIO, providers: { ...SCENARIO.providers, Paced: { models: ['paced/model'], tokensPerSecond: 5 } } },
+      configYaml: (fleet) =>
+        gatewayConfigYaml(fleet, '  checked: { tier: degrade, models: [paced], checks: [nonempty] }\n  nothink: { tier: degrade, models: [paced], thinking: off }')
+          .replace('models:', `  paceddirect: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('Paced')}" }\nmodels:\n  paced: { provider: paceddirect, model: paced/model }`)
+          // Every failure of these tests lands on one route: its breaker must stay closed to count them.
+          .replace('providers:', 'breaker: { failures: 1000, minCalls: 1000 }\nproviders:'),
+    });
+  });
+  after(() => h.close());
+  beforeEach(() => {
+    h.fleet.reset();
+    h.fleet.setFaults('small', { streamGarbage: 1 });
+    h.fleet.setFaults('Paced', { streamGarbage: 1 });
+  });
+
+  test('in the same chunk as the first token: nothing was sent yet, so it is a 502 like garbage before it', async () => {
+    const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'chat-small', messages: HELLO, stream: true }) });
+    assert.equal(res.status, 502);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'upstream_invalid_response');
+  });
+
+  // The paced provider writes each token on its own, the garbage after the third: the answer is
+  // committed by then. Bytes relayed raw (a model named directly), relayed raw and read for the
+  // gate (a role with checks), and re-encoded (thinking off strips reasoning fields from every chunk).
+  for (const [model, label] of [['paced', '-'], ['checked', 'checked'], ['nothink', 'nothink']] as const) {
+    test(`${model}, after the first token: the client gets the content, then Warden's error event instead of the garbage; the attempt failed`, async () => {
+      const failuresBefore = h.gateway.breakers.snapshot('paced@paceddirect')?.consecutiveFailures ?? 0;
+
+      const { text, error } = await sdkStream(h.client, model);
+      assert.ok(text.length > 0, 'the content before the garbage reached the client');
+      assert.ok(error instanceof OpenAI.APIError, `an APIError, not ${String(error)}`);
+      assert.equal(error.code, 'upstream_invalid_response');
+      assert.match(error.message, /paced@paceddirect/);
+
+      const body = await rawStream(h.url, model);
+      const events = dataEvents(body);
+      for (const data of events) assert.doesNotThrow(() => JSON.parse(data), `only JSON reaches the client, not ${data}`);
+      assert.equal(errorEvents(body).length, 1);
+      assert.match(events.at(-1)!, /"code":"upstream_invalid_response"/);
+      assert.ok(!events.includes('[DONE]'));
+
+      const after = await metrics(h.url);
+      assert.equal(count(after, `warden_requests_total{role="${label}",route="paced@paceddirect",outcome="stream_error"}`), 2);
+      assert.equal(count(after, `warden_requests_total{role="${label}",route="paced@paceddirect",outcome="ok"}`), 0);
+      if (label !== '-') assert.equal(count(after, `warden_role_requests_total{role="${label}",result="failed"}`), 2);
+      assert.equal(h.gateway.breakers.snapshot('paced@paceddirect')?.consecutiveFailures, failuresBefore + 2, 'each garbled stream is a breaker failure');
+    });
+  }
+
+  test('an upstream error event mid-stream (OpenRouter style, with finish_reason "error") reaches the client alone', async () => {
+    h.fleet.setFaults('Paced', { streamError: 1 });
+    const body = await rawStream(h.url, 'paced');
+    assert.deepEqual(errorEvents(body).map((data) => (JSON.parse(data) as { error: { message: string } }).error.message), ['Provider returned error']);
+  });
+});
+
+// An OpenAI-compatible upstream playing one script per upstream model name. Scripts that wait
+// go on only when the test, reading the gateway's stream, calls go(): what the client already
+// has then was relayed before the upstream wrote the rest.
+const CHUNK = (delta: Record<string, unknown>, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const OPENAI_ERROR = `data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } })}\n\n`;
+const START = CHUNK({ role: 'assistant', content: '' }) + CHUNK({ content: 'Hello' });
+
+interface Scripted {
+  server: Server;
+  /** Lets the waiting script write its next part. */
+  go(): void;
+}
+
+function startScriptedUpstream(): Promise<Scripted> {
+  const waiting: Array<() => void> = [];
+  const step = () => new Promise<void>((resolve) => waiting.push(resolve));
+  const scripts: Record<string, (write: (s: string) => void) => Promise<void>> = {
+    // A valid event and then the garbage, each cut between writes.
+    split: async (write) => {
+      const world = CHUNK({ content: ' world' });
+      write(START + world.slice(0, 20));
+      await step();
+      write(world.slice(20) + 'data: {not');
+      await step();
+      write(' json\n\ndata: [DONE]\n\n');
+    },
+    'error-event': async (write) => write(START + OPENAI_ERROR),
+    'error-event-done': async (write) => write(START + OPENAI_ERROR + 'data: [DONE]\n\n'),
+  };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk));
+    req.on('end', () => {
+      const script = scripts[(JSON.parse(body) as { model: string }).model]!;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      script((s) => res.write(s)).then(() => res.end(), (e: unknown) => res.destroy(e as Error));
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, go: () => waiting.shift()?.() })),
+  );
+}
+
+describe('a scripted upstream', () => {
+  let upstream: Scripted;
+  let h: Harness;
+  before(async () => {
+    upstream = await startScriptedUpstream();
+    const port = (upstream.server.address() as AddressInfo).port;
+    h = await startHarness({
+      configYaml: () => `
+providers:
+  scripted: { kind: openai-compatible, baseUrl: "http://127.0.0.1:${port}/v1" }
+models:
+  split: { provider: scripted, model: split }
+  error-event: { provider: scripted, model: error-event }
+  error-event-done: { provider: scripted, model: error-event-done }
+roles:
+  checked-split: { tier: degrade, models: [split], checks: [nonempty] }
+  nothink-split: { tier: degrade, models: [split], thinking: off }
+`,
+    });
+  });
+  after(async () => {
+    await h.close();
+    await new Promise((resolve) => upstream.server.close(resolve));
+  });
+
+  for (const model of ['split', 'checked-split', 'nothink-split']) {
+    test(`${model}: complete events go out before the next one is whole; garbage cut between chunks is still caught`, { timeout: 15_000 }, async () => {
+      // The script writes its next part only once the client has the text before it: a relay
+      // that held valid events back until a later chunk would wait here until the timeout.
+      const seen: string[] = [];
+      const { text, error } = await sdkStream(h.client, model, (t) => {
+        if (t === 'Hello' || t === 'Hello world') {
+          seen.push(t);
+          upstream.go();
+        }
+      });
+      assert.deepEqual(seen, ['Hello', 'Hello world']);
+      assert.equal(text, 'Hello world');
+      assert.ok(error instanceof OpenAI.APIError, `an APIError, not ${String(error)}`);
+      assert.equal(error.code, 'upstream_invalid_response');
+      assert.match(error.message, /split@scripted/);
+      const label = model === 'split' ? '-' : model;
+      assert.equal(count(await metrics(h.url), `warden_requests_total{role="${label}",route="split@scripted",outcome="stream_error"}`), 1);
+    });
+  }
+
+  for (const model of ['error-event', 'error-event-done']) {
+    test(`${model}: the upstream's own error event mid-stream is the only one the client gets`, async () => {
+      const body = await rawStream(h.url, model);
+      assert.deepEqual(errorEvents(body).map((data) => (JSON.parse(data) as { error: { message: string } }).error.message), ['The server had an error while processing your request.']);
+
+      const { text, error } = await sdkStream(h.client, model);
+      assert.equal(text, 'Hello');
+      assert.ok(error instanceof OpenAI.APIError, `an APIError, not ${String(error)}`);
+      assert.match(error.message, /The server had an error/);
+
+      const m = await metrics(h.url);
+      assert.equal(count(m, `warden_requests_total{role="-",route="${model}@scripted",outcome="stream_error"}`), 2);
+    });
+  }
+});
