@@ -297,7 +297,10 @@ export class ChatExecution {
         return this.#qualityFailure(choice, route, served, result.gate.failed!);
       case 'streamed': {
         const failure = result.failure;
-        if (failure === null) this.d.board.success(route, probe);
+        // The upstream's own error event mid-stream is the provider failing under way: a
+        // breaker failure like a cut stream, though the relay ended the stream cleanly.
+        if (failure === null && result.sawUpstreamError) this.d.board.failure(route, probe, 'upstream_error_event');
+        else if (failure === null) this.d.board.success(route, probe);
         else if (failure.kind !== 'aborted' && failure.kind !== 'shed') this.d.board.failure(route, probe, failure.code);
         if (result.text !== null && this.#gate && failure === null) {
           // Already sent: a failure here can only be recorded, never switched silently.
@@ -305,12 +308,12 @@ export class ChatExecution {
           if (verdict.failed) this.#record.qualityFailed(route, verdict.failed.check, verdict.failed.reason);
         }
         this.#record.usage(choice.model, result.usage);
-        if (failure !== null) {
+        if (failure !== null || result.sawUpstreamError) {
           this.#ledger(route, 'failed_after_commit', choice.model.name);
           if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, 'failed');
-          return this.#finish(route, outcomeForFailure(failure) === 'timeout' ? 'timeout' : 'stream_error');
+          return this.#finish(route, failure !== null && outcomeForFailure(failure) === 'timeout' ? 'timeout' : 'stream_error');
         }
-        return this.#answered(choice, route, result.sawUpstreamError ? 'stream_error' : 'ok');
+        return this.#answered(choice, route);
       }
     }
   }

@@ -101,8 +101,10 @@ describe('garbage from the simulated fleet', () => {
 
   test('an upstream error event mid-stream (OpenRouter style, with finish_reason "error") reaches the client alone', async () => {
     h.fleet.setFaults('Paced', { streamError: 1 });
+    const failuresBefore = h.gateway.breakers.snapshot('paced@paceddirect')?.consecutiveFailures ?? 0;
     const body = await rawStream(h.url, 'paced');
     assert.deepEqual(errorEvents(body).map((data) => (JSON.parse(data) as { error: { message: string } }).error.message), ['Provider returned error']);
+    assert.equal(h.gateway.breakers.snapshot('paced@paceddirect')?.consecutiveFailures, failuresBefore + 1, 'a breaker failure');
   });
 });
 
@@ -208,6 +210,8 @@ roles:
 
       const m = await metrics(h.url);
       assert.equal(count(m, `warden_requests_total{role="-",route="${model}@scripted",outcome="stream_error"}`), 2);
+      // The provider failed under way: each stream is a breaker failure, not a success.
+      assert.equal(h.gateway.breakers.snapshot(`${model}@scripted`)?.consecutiveFailures, 2);
     });
   }
 });
