@@ -25,6 +25,13 @@ export class RouteAdmission implements RouteHealth {
     return this.board.admit(routeId);
   }
 
+  refusal(routeId: string): { retryAt: number; outOfService: boolean } | null {
+    const entries = this.blocklist.entriesFor(routeId);
+    if (entries.length > 0) return { retryAt: Math.max(...entries.map((e) => e.until ?? this.clock.now() + BLOCKED_RETRY_MS)), outOfService: true };
+    const retryAt = this.board.reopensAt(routeId);
+    return retryAt === null ? null : { retryAt, outOfService: false };
+  }
+
   ignoredEndpoints(model: CatalogModel): readonly string[] {
     const blocked = this.blocklist.ignoredEndpoints(model);
     if (this.board.notClosed.size === 0) return blocked;

@@ -73,6 +73,11 @@ export class BreakerBoard {
     return admission;
   }
 
+  /** When a route that would refuse a request now admits one again (no side effect); null when it would admit now. */
+  reopensAt(route: string): number | null {
+    return this.#breakers.get(route)?.reopensAt(this.clock.now()) ?? null;
+  }
+
   wouldAdmit(route: string): boolean {
     const breaker = this.#breakers.get(route);
     return !breaker || breaker.wouldAdmit(this.clock.now());

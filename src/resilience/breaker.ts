@@ -97,6 +97,14 @@ export class Breaker {
     return { admission: { admitted: true, probe: true }, transition: null };
   }
 
+  /** When `admit` lets a request through again (no side effect); null when it would now. */
+  reopensAt(now: number): number | null {
+    const s = this.#s;
+    if (s.state === 'open') return now < s.retryAt! ? s.retryAt! : null;
+    if (s.state === 'half_open' && s.probeUntil !== null && now < s.probeUntil) return s.probeUntil;
+    return null;
+  }
+
   /** True when `admit` would let a request through (no side effect). */
   wouldAdmit(now: number): boolean {
     const s = this.#s;

@@ -43,6 +43,8 @@ export interface RouteHealth {
   ignoredEndpoints(model: CatalogModel): readonly string[];
   /** An endpoint whose breaker wants a recovery probe and admits this request as it, or null. */
   probeEndpoint(model: CatalogModel): string | null;
+  /** When a refused route serves again, without admitting anything (no probe started); null when it would admit now. */
+  refusal(routeId: string): { retryAt: number; outOfService: boolean } | null;
 }
 
 export interface PlannerOptions {
@@ -109,7 +111,7 @@ export class AttemptPlanner {
     if (waiting.length === 0) return null;
     const soonest = waiting.reduce((a, b) => (b.at < a.at ? b : a));
     this.#attempts++;
-    return this.#target(soonest.model, this.plan.pinnedEndpoint, soonest.routeId, true, 'cooldown ends first');
+    return this.#target(soonest.model, soonest.endpoint ?? this.plan.pinnedEndpoint, soonest.routeId, true, 'cooldown ends first');
   }
 
   /** Takes back a probe choice that lost the shared probe slot: it was never sent. */
@@ -160,12 +162,20 @@ export class AttemptPlanner {
     }
     const ignored = this.#ignored(model, this.plan.pinnedEndpoint);
     // Every endpoint out of service: asking the aggregator would only earn a 404 ("no allowed
-    // providers"), so the model is skipped like an open route, and the next one is tried.
-    if (ignored.length > 0 && !hasOpenEndpoint(model, ignored)) return null;
+    // providers"), so the model is skipped like an open route, and the next one is tried. Its
+    // endpoints refused by route health count as refused routes, so that the 503's Retry-After
+    // and a degrade role's last resort know when one of them serves again.
+    if (ignored.length > 0 && !hasOpenEndpoint(model, ignored)) {
+      for (const route of model.routes) {
+        const refusal = route.endpoint === null ? null : this.health.refusal(route.id);
+        if (refusal) refused.push({ model, routeId: route.id, at: refusal.retryAt, cooling: !refusal.outOfService, endpoint: route.endpoint });
+      }
+      return null;
+    }
     const routeId = this.plan.pinnedEndpoint !== null ? model.routeIdFor(this.plan.pinnedEndpoint) : model.directRouteId;
     const admission = this.health.admit(routeId);
     if (!admission.admitted) {
-      refused.push({ model, routeId, at: admission.retryAt, cooling: !('outOfService' in admission) });
+      refused.push({ model, routeId, at: admission.retryAt, cooling: !('outOfService' in admission), endpoint: null });
       return null;
     }
     return this.#target(model, this.plan.pinnedEndpoint, routeId, admission.probe, '', ignored);
@@ -200,6 +210,8 @@ interface Refused {
   at: number;
   /** Refused by its breaker, not out of service. */
   cooling: boolean;
+  /** The aggregator endpoint the route stands for, when the refusal is an endpoint's; tried pinned to it. */
+  endpoint: string | null;
 }
 
 function preferring<T>(items: T[], preferred: (item: T) => boolean): T[] {

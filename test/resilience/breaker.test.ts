@@ -75,3 +75,15 @@ test('Retry-After in seconds or as an HTTP date; the budget caps each wait and t
   assert.equal(budget.allow(4_000), 4_000);
   assert.equal(budget.allow(1), null, 'the budget is spent');
 });
+
+test('reopensAt says when a refusing breaker admits again, and starts no probe asking', () => {
+  const b = new Breaker({ ...POLICY, probeTimeout: 5_000 });
+  assert.equal(b.reopensAt(0), null, 'closed: admits now');
+  for (let i = 0; i < 5; i++) b.failure(0, false, 'x');
+  assert.equal(b.reopensAt(10_000), 30_000);
+  assert.equal(b.reopensAt(10_000), 30_000, 'asking twice changes nothing');
+  assert.equal(b.reopensAt(30_000), null, 'cooldown over: the next request probes');
+  assert.equal(b.state, 'open', 'asking did not start the probe');
+  assert.equal(b.admit(30_000).admission.admitted, true);
+  assert.equal(b.reopensAt(31_000), 35_000, 'half open with its probe out: when the probe slot frees');
+});

@@ -28,10 +28,15 @@ class FakeHealth implements RouteHealth {
   blocked = new Map<string, number>();
   ignored: string[] = [];
   admit(routeId: string): HealthAdmission {
+    const refusal = this.refusal(routeId);
+    if (refusal === null) return { admitted: true, probe: false };
+    return refusal.outOfService ? { admitted: false, retryAt: refusal.retryAt, outOfService: true } : { admitted: false, retryAt: refusal.retryAt };
+  }
+  refusal(routeId: string): { retryAt: number; outOfService: boolean } | null {
     const blockedUntil = this.blocked.get(routeId);
-    if (blockedUntil !== undefined) return { admitted: false, retryAt: blockedUntil, outOfService: true };
+    if (blockedUntil !== undefined) return { retryAt: blockedUntil, outOfService: true };
     const until = this.open.get(routeId);
-    return until === undefined ? { admitted: true, probe: false } : { admitted: false, retryAt: until };
+    return until === undefined ? null : { retryAt: until, outOfService: false };
   }
   ignoredEndpoints(): readonly string[] {
     return this.ignored;
@@ -96,6 +101,20 @@ test('only a degrade role waits on a cooldown: a default role and a model named 
   const direct = new AttemptPlanner(router.resolve('small')!, health, options({ tier: null, maxFallbacks: 0 }));
   assert.equal(direct.next(null), null);
   assert.equal(direct.earliestRetryAt, 2_000);
+});
+
+test('a model whose every endpoint is refused is skipped, but its endpoints still count: Retry-After and the last resort, pinned', () => {
+  const health = new FakeHealth();
+  // Every endpoint of main is out (breakers open, one blocked); small and poly's breakers are open too.
+  health.ignored = ['Alpha', 'Beta', 'Gamma'];
+  health.open.set('main@or/Alpha', 7_000).set('main@or/Beta', 1_500).set('small@d', 2_000).set('poly@d', 9_000);
+  health.blocked.set('main@or/Gamma', 500);
+  const degrade = new AttemptPlanner(router.resolve('chat')!, health, options());
+  const choice = degrade.next(null)!;
+  assert.deepEqual([choice.model.name, choice.routeId, choice.pinnedEndpoint, choice.why], ['main', 'main@or/Beta', 'Beta', 'cooldown ends first'], 'the endpoint reopening first, pinned; never the blocked one');
+  const fallback = new AttemptPlanner(router.resolve('chat')!, health, options({ tier: 'default' }));
+  assert.equal(fallback.next(null), null);
+  assert.equal(fallback.earliestRetryAt, 500, 'the blocked endpoint\'s end counts for when to come back');
 });
 
 test('a pinned request waiting on its cooldown keeps its pin', () => {
