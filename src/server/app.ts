@@ -105,9 +105,10 @@ const isChatPath = (path: string) => path === '/v1/chat/completions' || path ===
 function fail(path: string, res: ServerResponse, e: unknown, requestId: string, startedAt: number, deps: AppDeps): void {
   const error = isGatewayError(e) ? e : new GatewayError(500, 'internal_error', 'api_error', 'Warden failed to handle this request; see the gateway log');
   if (!isGatewayError(e)) deps.log.error({ requestId, err: e }, 'unhandled error');
-  deps.metrics.recordRejected(error.code);
-  // A chat request refused before its execution (auth, body, unknown model) still gets its line.
+  // A chat request refused before its execution (auth, body, unknown model) is counted and
+  // still gets its line; the admin API's and the page's refusals are not chat traffic.
   if (isChatPath(path)) {
+    deps.metrics.recordRejected(error.code);
     const status = res.headersSent ? res.statusCode : error.status;
     deps.requestLog.write({ requestId, role: null, route: null, attempts: 0, outcome: error.code, status, latencyMs: Math.round(performance.now() - startedAt) });
   }

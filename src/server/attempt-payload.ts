@@ -6,13 +6,15 @@ import { spliceModel } from '../protocol/splice.js';
 import type { ChatRequest } from '../protocol/types.js';
 import type { AttemptChoice } from '../routing/index.js';
 
-/** `firstAttempt`: later attempts shape a copy, since shaping replaces top-level fields in place. */
-export function attemptPayload(raw: Buffer, original: ChatRequest, choice: AttemptChoice, firstAttempt: boolean): string | Buffer {
+export function attemptPayload(raw: Buffer, original: ChatRequest, choice: AttemptChoice): string | Buffer {
   const { model } = choice;
   const onlyModel = choice.thinking === 'auto' && choice.pinnedEndpoint === null && choice.ignoredEndpoints.length === 0;
   const spliced = onlyModel ? spliceModel(raw, original.model, model.upstreamModel) : null;
   if (spliced !== null) return spliced;
-  const body = firstAttempt ? original : { ...original };
+  // Shaping replaces top-level fields, so every attempt shapes a copy: shaped in place, a first
+  // attempt's pin (a recovery probe's `provider.order`) stayed in the client's request and the
+  // next attempt merged it as the client's own preference, asking for the endpoint it ignored.
+  const body = { ...original };
   model.adapter.shapeBody(body, {
     upstreamModel: model.upstreamModel,
     pinnedEndpoint: choice.pinnedEndpoint,

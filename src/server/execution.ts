@@ -198,7 +198,7 @@ export class ChatExecution {
   #attempt(choice: AttemptChoice): void {
     const { model } = choice;
     this.#record.attemptStarted(this.#planner.attempts, choice.routeId, model.name, choice.why, this.#failures.at(-1));
-    const payload = attemptPayload(this.r.raw, this.#original, choice, this.#planner.attempts === 1);
+    const payload = attemptPayload(this.r.raw, this.#original, choice);
     const quota = this.d.quota;
     const provider = model.upstream.providerName;
     // A provider at its quota is passed over like a shed route: not its fault, so no breaker

@@ -65,4 +65,22 @@ describe('OpenRouter endpoints as routes', () => {
     await h.client.chat.completions.create({ model: 'chat', messages: HELLO });
     assert.equal(h.fleet.stats().recent.at(-1)!.providerPrefs, null, 'nothing left to ignore');
   });
+
+  test('a recovery probe that fails falls back to another endpoint: its pin is not taken for the client\'s preference', async () => {
+    h.fleet.setFaults('Beta', { error503: 1 });
+    h.fleet.setFaults('Stray', {});
+    for (let i = 0; i < 3; i++) {
+      await assert.rejects(h.client.chat.completions.create({ model: 'chat-main@openrouter/Beta', messages: HELLO }), OpenAI.InternalServerError);
+    }
+    assert.equal(h.gateway.breakers.state('chat-main@openrouter/Beta'), 'open');
+    clock.advance(20_001);
+    // Beta is still failing when its cooldown ends: the role request carries the probe, which fails.
+    const { response } = await h.client.chat.completions.create({ model: 'chat', messages: HELLO }).withResponse();
+    const [probe, fallback] = h.fleet.stats().recent.slice(-2);
+    assert.deepEqual(probe!.providerPrefs, { order: ['Beta'], allow_fallbacks: false });
+    assert.deepEqual(fallback!.providerPrefs, { ignore: ['Beta'] }, 'no order, no allow_fallbacks left over from the probe');
+    assert.notEqual(response.headers.get('x-warden-route'), 'chat-main@openrouter/Beta');
+    assert.equal(response.headers.get('x-warden-fallback'), 'transport:upstream_status_503 at chat-main@openrouter/Beta');
+    h.fleet.setFaults('Beta', {});
+  });
 });

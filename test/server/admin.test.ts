@@ -44,6 +44,21 @@ describe('admin API', () => {
     assert.ok(!JSON.stringify(wrong.body).includes(TOKEN));
   });
 
+  test('refused admin calls are not counted as rejected chat requests', async () => {
+    const rejected = async () => {
+      const text = await (await fetch(`${h.url}/metrics`)).text();
+      return text.split('\n').filter((l) => l.startsWith('warden_rejected_requests_total{')).join('\n');
+    };
+    const before = await rejected();
+    assert.equal((await admin('GET', '/admin/routes', undefined, 'nope')).status, 401);
+    assert.equal((await admin('GET', '/admin/nothing-here')).status, 404);
+    assert.equal((await admin('POST', '/admin/blocklist', { route: 'nope' })).status, 400);
+    assert.equal(await rejected(), before, 'no admin refusal counted');
+    const chat = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'no-such-role', messages: HELLO }) });
+    assert.equal(chat.status, 404);
+    assert.match(await rejected(), /warden_rejected_requests_total\{code="model_not_found"\} [1-9]/);
+  });
+
   test('routes show their state and the layer holding them', async () => {
     const { status, body } = await admin('GET', '/admin/routes');
     assert.equal(status, 200);
