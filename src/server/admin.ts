@@ -48,7 +48,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, pat
     }
     await route(req, res, path, query, who, deps);
   } catch (e) {
-    if (e instanceof RouteControlError) throw new GatewayError(e.code === 'invalid_ttl' ? 400 : 404, e.code, e.code === 'invalid_ttl' ? 'invalid_request_error' : 'not_found_error', e.message);
+    if (e instanceof RouteControlError) throw new GatewayError(e.code === 'invalid_ttl' ? 400 : 404, e.code, e.code === 'invalid_ttl' ? 'invalid_request_error' : 'not_found_error', e.message, e.code === 'invalid_ttl' ? 'ttl' : null);
     throw e;
   }
 }
@@ -70,8 +70,7 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
   if (path === '/admin/audit') {
     if (method !== 'GET') throw methodNotAllowed(method, path);
     const limit = clampInt(query.get('limit'), 100, 1, 10_000);
-    const since = query.get('since');
-    const filter = { route: query.get('route') ?? undefined, type: query.get('type') ?? undefined, since: since ? Number(since) : undefined };
+    const filter = { route: query.get('route') ?? undefined, type: query.get('type') ?? undefined, since: sinceOf(query) };
     return sendJson(res, 200, { events: deps.store.audit(limit, filter) });
   }
   if (path === '/admin/dashboard') {
@@ -124,13 +123,21 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
 
 /** The audit filter of the dashboard's poll: `route`, `type`, `since` (epoch ms) and `limit`, as /admin/audit reads them. */
 function auditQuery(query: URLSearchParams): AuditQuery {
-  const since = Number(query.get('since') ?? '');
   return {
     route: query.get('route') || undefined,
     type: query.get('type') || undefined,
-    since: query.get('since') && Number.isFinite(since) ? since : undefined,
+    since: sinceOf(query),
     limit: clampInt(query.get('limit'), 50, 1, 1_000),
   };
+}
+
+/** `since` in epoch milliseconds; absent or empty is no bound, anything else that is not a number is refused. */
+function sinceOf(query: URLSearchParams): number | undefined {
+  const text = query.get('since');
+  if (!text) return undefined;
+  const since = Number(text);
+  if (!Number.isFinite(since)) throw invalidRequest(`"since" must be a time in epoch milliseconds, got "${text.slice(0, 40)}"`, 'since');
+  return since;
 }
 
 function clampInt(text: string | null, fallback: number, min: number, max: number): number {

@@ -92,7 +92,13 @@ describe('admin API', () => {
     assert.equal(noReason.body.error.param, 'reason');
     const badTtl = await admin('POST', '/admin/blocklist', { route: 'chat-small@direct', reason: 'x', ttl: 'soon' });
     assert.equal(badTtl.status, 400);
+    assert.equal(badTtl.body.error.param, 'ttl');
+    const zeroTtl = await admin('POST', '/admin/blocklist', { route: 'chat-small@direct', reason: 'x', ttl: '0s' });
+    assert.deepEqual([zeroTtl.status, zeroTtl.body.error.code, zeroTtl.body.error.param], [400, 'invalid_ttl', 'ttl']);
     assert.equal((await admin('DELETE', '/admin/blocklist/blk_missing')).status, 404);
+    const badSince = await admin('GET', '/admin/audit?since=abc');
+    assert.deepEqual([badSince.status, badSince.body.error.param], [400, 'since']);
+    assert.equal((await admin('GET', `/admin/audit?since=${Date.now() - 60_000}`)).status, 200);
   });
 
   test('a manual shed drains the in-flight request, which is retried elsewhere; release brings the route back', async () => {
