@@ -128,7 +128,8 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     canaryLive.options = { catalog, pools, store, clock, audit, log, notifier, control, policy, watch: c.watch, controls: new Set(c.controls), concurrency: c.concurrency, tokenBudget: c.tokenBudget, metrics, tracing };
     return new CanaryRunner(canaryLive.options);
   }
-  const discovery = new DiscoveryLoop(catalog, config, pools, log, now);
+  const discovery = new DiscoveryLoop(catalog, config, pools, log, now, (model) => board.recall(model.routes.map((r) => r.id)));
+  board.recall(catalog.routes().map((r) => r.id));
 
   // The dashboard reads what /metrics already counts: a timeline sampled from the registry.
   const readMetrics = () => metrics.registry.getMetricsAsJSON();

@@ -21,6 +21,8 @@ export class DiscoveryLoop {
     private readonly pools: PoolSet,
     private readonly log: DiscoveryLog,
     private readonly now: () => number = Date.now,
+    /** Hears each refresh that set a model's endpoints (its routes may be new). */
+    private readonly onDiscovered: (model: CatalogModel) => void = () => {},
   ) {}
 
   /** Discovers every model once; resolves when all have answered or failed. */
@@ -42,6 +44,7 @@ export class DiscoveryLoop {
       });
       model.setEndpoints(endpoints);
       model.lastDiscovery = { at: this.now(), error: null };
+      this.onDiscovered(model);
       this.log.info({ model: model.name, routes: model.routes.map((r) => r.id) }, 'discovered endpoints');
     } catch (e) {
       const error = (e as Error).message;

@@ -78,6 +78,20 @@ export class BreakerBoard {
     return this.#breakers.get(route)?.reopensAt(this.clock.now()) ?? null;
   }
 
+  /**
+   * Loads the stored breakers of `routes` that are not closed. Breakers are otherwise read on
+   * a route's first admission, which an OpenRouter endpoint never gets while the model's
+   * requests go out with the not-closed endpoints in provider.ignore: after a restart an
+   * endpoint left open would have taken traffic again until it failed anew.
+   */
+  recall(routes: Iterable<string>): void {
+    for (const route of routes) {
+      if (this.#breakers.has(route)) continue;
+      const stored = this.store.getBreaker(route);
+      if (stored && stored.state !== 'closed') this.#get(route);
+    }
+  }
+
   wouldAdmit(route: string): boolean {
     const breaker = this.#breakers.get(route);
     return !breaker || breaker.wouldAdmit(this.clock.now());
