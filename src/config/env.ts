@@ -11,9 +11,8 @@ export function interpolate(value: unknown, env: Environment, issues: ConfigIssu
   if (typeof value === 'string') return interpolateString(value, env, issues, path);
   if (Array.isArray(value)) return value.map((item, i) => interpolate(item, env, issues, [...path, i]));
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = interpolate(item, env, issues, [...path, key]);
-    return out;
+    // fromEntries, not assignment: a `__proto__` key stays a key (for validation to refuse) instead of setting the prototype.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolate(item, env, issues, [...path, key])]));
   }
   return value;
 }

@@ -18,6 +18,7 @@ export {
   type ThinkingMode,
   type RolloutConfig,
   STRUCTURED_ROLE_NAMES,
+  nameProblem,
 } from './schema.js';
 export { changedSections, reloadable, HOT_SECTIONS, RESTART_SECTIONS, type Section, type SectionChanges } from './sections.js';
 export { watchConfig, type ConfigWatch, type ConfigWatchOptions, type ReloadTrigger } from './reload.js';

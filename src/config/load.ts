@@ -48,9 +48,14 @@ export function validateConfig(input: unknown, source: string): WardenConfig {
 function configIssues(error: z.ZodError): ConfigIssue[] {
   return error.issues.map((issue) => {
     const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
-    const message = issue.code === 'unrecognized_keys' ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` : tidy(issue.message);
+    const message = issue.code === 'unrecognized_keys' ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` : tidy(messageOf(issue));
     return { path: formatPath(path as (string | number)[]), segments: path as (string | number)[], message };
   });
+}
+
+/** A bad record key says why (the name rule) rather than zod's "Invalid key in record". */
+function messageOf(issue: z.core.$ZodIssue): string {
+  return issue.code === 'invalid_key' && issue.issues.length > 0 ? issue.issues.map((i) => i.message).join('; ') : issue.message;
 }
 
 /** zod's messages start with "Invalid input: "; the path already says where, so keep what was expected. */

@@ -2,7 +2,7 @@
 // types flow inward and nothing else re-checks them.
 import { z } from 'zod';
 import { parseRouteId } from '../catalog/route-id.js';
-import { CHECK_NAMES } from '../quality/index.js';
+import { CHECK_NAMES, schemaProblem } from '../quality/index.js';
 import { parseDuration } from './duration.js';
 import { Secret } from './secret.js';
 
@@ -20,7 +20,36 @@ const duration = z
 // A Secret is accepted as it is, so a parsed config can be parsed again (the effective config
 // of runtime role changes is the parsed base with new roles, validated by this same schema).
 const secret = z.preprocess((value) => (value instanceof Secret ? value.reveal() : value), z.string()).transform((value) => new Secret(value));
-const name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a name of letters, digits, ".", "_" or "-"');
+
+// Names key plain objects (config.models[name], the overlay's roles), so one that every object
+// already carries (`constructor`, `toString`, `__proto__`) would read through to Object.prototype.
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const INHERITED = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** Why `candidate` cannot name a provider, model, role or admin token; null when it can. */
+export function nameProblem(candidate: string): string | null {
+  if (!NAME.test(candidate)) return `name "${candidate}": expected letters, digits, ".", "_" or "-", starting with a letter or digit`;
+  if (INHERITED.has(candidate)) return `name "${candidate}": every JavaScript object carries it (constructor, prototype, toString, …); choose another`;
+  return null;
+}
+
+const name = z.string().superRefine((value, ctx) => {
+  const problem = nameProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/**
+ * A record keyed by names. zod skips a `__proto__` key without a word, so a role of that name
+ * would vanish from a config that checks "ok"; it is refused here like any other bad name.
+ */
+function named<T extends z.ZodType>(value: T) {
+  return z.preprocess((input, ctx) => {
+    if (input !== null && typeof input === 'object' && Object.hasOwn(input, '__proto__')) {
+      ctx.addIssue({ code: 'custom', path: ['__proto__'], message: nameProblem('__proto__')!, input });
+    }
+    return input;
+  }, z.record(name, value));
+}
 
 export const TIERS = ['strict', 'degrade', 'default'] as const;
 
@@ -96,7 +125,7 @@ const rollout = z
   .strictObject({
     candidate: name.optional(),
     weight: z.number().min(0).max(100).optional(),
-    weights: z.record(name, z.number().min(0)).optional(),
+    weights: named(z.number().min(0)).optional(),
     auto: z
       .strictObject({
         /** Candidate requests at a step before the rule decides. */
@@ -241,9 +270,9 @@ export const configSchema = z
     state: state.default({ sqlite: './data/warden.db' }),
     breaker: breaker.default(BREAKER_DEFAULTS),
     timeouts: timeouts.default({}),
-    providers: z.record(name, provider),
-    models: z.record(name, model),
-    roles: z.record(name, role).default({}),
+    providers: named(provider),
+    models: named(model),
+    roles: named(role).default({}),
     canary: canary.optional(),
     notify: notify.default({ webhooks: [], timeout: 5_000, retries: 3 }),
     blocklist: z.array(blockEntry).default([]),
@@ -251,26 +280,29 @@ export const configSchema = z
   })
   .superRefine((config, ctx) => {
     for (const [modelName, m] of Object.entries(config.models)) {
-      const p = config.providers[m.provider];
+      const p = Object.hasOwn(config.providers, m.provider) ? config.providers[m.provider] : undefined;
       if (!p) {
         ctx.addIssue({ code: 'custom', path: ['models', modelName, 'provider'], message: `unknown provider "${m.provider}"${suggest(m.provider, Object.keys(config.providers))}` });
       } else if (m.routes !== undefined && p.kind !== 'openrouter') {
         ctx.addIssue({ code: 'custom', path: ['models', modelName, 'routes'], message: `routes apply only to openrouter providers; "${m.provider}" is ${p.kind}` });
       }
-      if (config.roles[modelName]) {
+      if (Object.hasOwn(config.roles, modelName)) {
         ctx.addIssue({ code: 'custom', path: ['models', modelName], message: `"${modelName}" is both a model and a role; requests could not tell them apart` });
       }
     }
     for (const [roleName, r] of Object.entries(config.roles)) {
       r.models.forEach((m, i) => {
-        if (!config.models[m]) ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'models', i], message: `unknown model "${m}"${suggest(m, Object.keys(config.models))}` });
+        if (!Object.hasOwn(config.models, m)) ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'models', i], message: `unknown model "${m}"${suggest(m, Object.keys(config.models))}` });
       });
-      if (r.escalation && !config.models[r.escalation.model]) {
+      if (r.escalation && !Object.hasOwn(config.models, r.escalation.model)) {
         ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'escalation', 'model'], message: `unknown model "${r.escalation.model}"${suggest(r.escalation.model, Object.keys(config.models))}` });
       }
       if (r.checks.includes('schema') && !r.schema) {
         ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'schema'], message: 'the schema check needs a JSON Schema here' });
       }
+      // A schema that does not compile would fail every reply of the role: refused here, with Ajv's reason.
+      const problem = r.schema && schemaProblem(r.schema);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'schema'], message: problem });
       if (r.rollout) checkRollout(config, roleName, r, ctx);
       if (r.tier === 'default' && !r.default) {
         ctx.addIssue({ code: 'custom', path: ['roles', roleName, 'default'], message: 'tier "default" needs a default answer, e.g. default: { content: "..." }' });
@@ -284,10 +316,10 @@ export const configSchema = z
     config.blocklist.forEach((entry, i) => {
       const parts = parseRouteId(entry.route);
       if (!parts) ctx.addIssue({ code: 'custom', path: ['blocklist', i, 'route'], message: `expected a route id like model@provider or model@provider/Endpoint, got "${entry.route}"` });
-      else if (!config.models[parts.model]) ctx.addIssue({ code: 'custom', path: ['blocklist', i, 'route'], message: `unknown model "${parts.model}"${suggest(parts.model, Object.keys(config.models))}` });
+      else if (!Object.hasOwn(config.models, parts.model)) ctx.addIssue({ code: 'custom', path: ['blocklist', i, 'route'], message: `unknown model "${parts.model}"${suggest(parts.model, Object.keys(config.models))}` });
     });
     config.canary?.watch.forEach((m, i) => {
-      if (!config.models[m]) ctx.addIssue({ code: 'custom', path: ['canary', 'watch', i], message: `unknown model "${m}"${suggest(m, Object.keys(config.models))}` });
+      if (!Object.hasOwn(config.models, m)) ctx.addIssue({ code: 'custom', path: ['canary', 'watch', i], message: `unknown model "${m}"${suggest(m, Object.keys(config.models))}` });
     });
   });
 
@@ -296,11 +328,11 @@ function checkRollout(config: { models: Record<string, unknown> }, roleName: str
   const known = Object.keys(config.models);
   const { candidate, weights } = r.rollout!;
   if (candidate !== undefined) {
-    if (!config.models[candidate]) ctx.addIssue({ code: 'custom', path: at('candidate'), message: `unknown model "${candidate}"${suggest(candidate, known)}` });
+    if (!Object.hasOwn(config.models, candidate)) ctx.addIssue({ code: 'custom', path: at('candidate'), message: `unknown model "${candidate}"${suggest(candidate, known)}` });
     else if (candidate === r.models[0]) ctx.addIssue({ code: 'custom', path: at('candidate'), message: `"${candidate}" is already the role's primary model` });
   }
   for (const m of Object.keys(weights ?? {})) {
-    if (!config.models[m]) ctx.addIssue({ code: 'custom', path: at('weights', m), message: `unknown model "${m}"${suggest(m, known)}` });
+    if (!Object.hasOwn(config.models, m)) ctx.addIssue({ code: 'custom', path: at('weights', m), message: `unknown model "${m}"${suggest(m, known)}` });
   }
 }
 

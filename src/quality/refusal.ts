@@ -36,7 +36,7 @@ function refusalPhrase(text: string, expected: string | undefined): { phrase: st
   const opening = text.replace(LEADING_MARKUP, '').slice(0, OPENING_CHARS).toLowerCase().replace(/[’‘`]/g, "'");
   if (IN_CHARACTER.test(opening)) return undefined;
   // The expected language first, for the evidence; a refusal in any language is still one.
-  const order = expected && REFUSAL_PHRASES[expected] ? [expected, ...Object.keys(REFUSAL_PHRASES).filter((l) => l !== expected)] : Object.keys(REFUSAL_PHRASES);
+  const order = expected && Object.hasOwn(REFUSAL_PHRASES, expected) ? [expected, ...Object.keys(REFUSAL_PHRASES).filter((l) => l !== expected)] : Object.keys(REFUSAL_PHRASES);
   for (const language of order) {
     for (const pattern of REFUSAL_PHRASES[language] ?? []) {
       const m = pattern.exec(opening);

@@ -2,7 +2,7 @@
 // the base role of its name. The effective config is the base with those roles put in, run
 // through the config's own schema and cross-checks, so a bad change is refused with the same
 // path-named errors as a bad file (`roles.chat.models[1]: unknown model "chat-smal"`).
-import { isConfigError, validateConfig, type RoleConfig, type WardenConfig } from '../config/index.js';
+import { isConfigError, nameProblem, validateConfig, type RoleConfig, type WardenConfig } from '../config/index.js';
 import { RoleError } from './errors.js';
 
 /** A role as written through the admin API (plain JSON), before validation. */
@@ -26,6 +26,17 @@ export interface RoleOverlay {
 
 export const EMPTY_OVERLAY: RoleOverlay = Object.freeze({ roles: Object.freeze({}), changes: Object.freeze({}), updatedAt: null, updatedBy: null });
 
+/** A role by name, own keys only: a plain object answers `constructor` or `__proto__` from its prototype. */
+export function roleNamed<T>(roles: Readonly<Record<string, T>>, name: string): T | undefined {
+  return Object.hasOwn(roles, name) ? roles[name] : undefined;
+}
+
+/** A role name an operator writes must be one the config accepts; throws `invalid_role` naming it. */
+export function assertRoleName(name: string): void {
+  const problem = nameProblem(name);
+  if (problem) throw new RoleError('invalid_role', `role ${problem}`, 'name');
+}
+
 /** The base with the overlay's roles in place of its own; throws `invalid_role` naming the field. */
 export function effectiveConfig(base: WardenConfig, roles: Readonly<Record<string, RoleEntry>>): WardenConfig {
   try {
@@ -48,12 +59,13 @@ export function entryOf(role: RoleConfig): RoleEntry {
  */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isPlainObject(patch)) return patch;
-  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  // A Map, not an object: a patched `__proto__` stays a key (which validation refuses) instead of setting a prototype.
+  const out = new Map(Object.entries(isPlainObject(target) ? target : {}));
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete out[key];
-    else out[key] = mergePatch(out[key], value);
+    if (value === null) out.delete(key);
+    else out.set(key, mergePatch(out.get(key), value));
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** The overlay with one role's entry set (or removed with null) by `note`: a new object, the old one untouched. */
@@ -73,18 +85,21 @@ export function withEntry(overlay: RoleOverlay, name: string, entry: RoleEntry |
 /** A stored overlay as far as it can be read; anything malformed reads as no overlay. */
 export function readOverlay(value: unknown): RoleOverlay {
   if (!isPlainObject(value) || !isPlainObject(value.roles)) return EMPTY_OVERLAY;
-  const roles: Record<string, RoleEntry> = {};
-  for (const [name, entry] of Object.entries(value.roles)) if (isPlainObject(entry)) roles[name] = entry;
-  const changes: Record<string, RoleNote> = {};
-  for (const [name, note] of Object.entries(isPlainObject(value.changes) ? value.changes : {})) {
-    if (name in roles && isPlainObject(note) && typeof note.at === 'number' && typeof note.by === 'string' && typeof note.reason === 'string') changes[name] = { at: note.at, by: note.by, reason: note.reason };
-  }
+  // fromEntries keeps every stored name an own key, `__proto__` included, for validation to judge.
+  const roles: Record<string, RoleEntry> = Object.fromEntries(Object.entries(value.roles).filter((e): e is [string, RoleEntry] => isPlainObject(e[1])));
+  const changes: Record<string, RoleNote> = Object.fromEntries(
+    Object.entries(isPlainObject(value.changes) ? value.changes : {}).flatMap(([name, note]) => (Object.hasOwn(roles, name) && isNote(note) ? [[name, { at: note.at, by: note.by, reason: note.reason }]] : [])),
+  );
   return {
     roles,
     changes,
     updatedAt: typeof value.updatedAt === 'number' ? value.updatedAt : null,
     updatedBy: typeof value.updatedBy === 'string' ? value.updatedBy : null,
   };
+}
+
+function isNote(value: unknown): value is RoleNote {
+  return isPlainObject(value) && typeof value.at === 'number' && typeof value.by === 'string' && typeof value.reason === 'string';
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

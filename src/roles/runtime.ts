@@ -11,7 +11,7 @@ import type { Store } from '../state/index.js';
 import type { Audit, Logger } from '../telemetry/index.js';
 import { diff, type FieldChange } from './diff.js';
 import { RoleError } from './errors.js';
-import { EMPTY_OVERLAY, effectiveConfig, entryOf, mergePatch, withEntry, type RoleEntry, type RoleNote, type RoleOverlay } from './overlay.js';
+import { assertRoleName, EMPTY_OVERLAY, effectiveConfig, entryOf, mergePatch, roleNamed, withEntry, type RoleEntry, type RoleNote, type RoleOverlay } from './overlay.js';
 import { isRoleLayerKey, loadOverlay, loadRollouts, saveRoleLayer, type Rollouts } from './persist.js';
 import { RolloutTracker, type RolloutFigures } from './rollout.js';
 import type { RolloutStep } from './rules.js';
@@ -95,17 +95,19 @@ export class RoleRuntime {
 
   /** PUT: the role as given replaces the base role of that name (or adds a role). */
   replace(name: string, entry: RoleEntry, meta: ChangeMeta): RoleChange {
+    assertRoleName(name);
     return this.#write(name, entry, 'role_changed', meta);
   }
 
   /** PATCH: a JSON merge patch over the role as it serves now. */
   patch(name: string, patch: RoleEntry, meta: ChangeMeta): RoleChange {
+    assertRoleName(name);
     return this.#write(name, mergePatch(entryOf(this.#role(name)), patch) as RoleEntry, 'role_changed', meta);
   }
 
   /** Drops the overlay (or one role's entry): the YAML serves again. */
   drop(meta: ChangeMeta, only?: string): { dropped: string[]; diff: Record<string, FieldChange[]> } {
-    const names = only === undefined ? Object.keys(this.#overlay.roles) : only in this.#overlay.roles ? [only] : [];
+    const names = only === undefined ? Object.keys(this.#overlay.roles) : Object.hasOwn(this.#overlay.roles, only) ? [only] : [];
     if (names.length === 0) return { dropped: [], diff: {} };
     let overlay = this.#overlay;
     const rollouts = { ...this.#rollouts };
@@ -144,7 +146,7 @@ export class RoleRuntime {
   rollback(name: string, meta: ChangeMeta): RoleChange {
     const role = this.#rolloutRole(name);
     meta = this.#withFigures(name, meta);
-    const origin = this.#rollouts[name];
+    const origin = roleNamed(this.#rollouts, name);
     if (origin) return this.#write(name, origin.previous, 'rollout_rolled_back', meta);
     // A rollout written in the YAML (or whose origin was lost): the role without it.
     const { rollout: _, ...rest } = entryOf(role);
@@ -154,7 +156,7 @@ export class RoleRuntime {
   /** The figures of a role's rollout, side by side, with what it started from. */
   rollout(name: string): { role: string; rollout: RoleConfig['rollout']; models: string[]; figures: RolloutFigures | null; origin: Rollouts[string] | null } {
     const role = this.#rolloutRole(name);
-    return { role: name, rollout: role.rollout, models: role.models, figures: this.#tracker.figures(name), origin: this.#rollouts[name] ?? null };
+    return { role: name, rollout: role.rollout, models: role.models, figures: this.#tracker.figures(name), origin: roleNamed(this.#rollouts, name) ?? null };
   }
 
   /** GET /admin/roles: what serves, the YAML's roles and the overlay, shown apart. */
@@ -175,7 +177,7 @@ export class RoleRuntime {
   }
 
   #role(name: string): RoleConfig {
-    const role = this.#effective.roles[name];
+    const role = roleNamed(this.#effective.roles, name);
     if (!role) throw new RoleError('unknown_role', `role "${name}" does not exist`, 'name');
     return role;
   }
@@ -192,14 +194,14 @@ export class RoleRuntime {
   }
 
   #write(name: string, entry: RoleEntry | null, type: string, meta: ChangeMeta): RoleChange {
-    const before = this.#effective.roles[name];
+    const before = roleNamed(this.#effective.roles, name);
     const overlay = withEntry(this.#overlay, name, entry, this.#note(meta));
     const effective = effectiveConfig(this.#base, overlay.roles);
-    const after = effective.roles[name];
+    const after = roleNamed(effective.roles, name);
     let rollouts = this.#rollouts;
     if (after?.rollout && !before?.rollout) {
-      rollouts = { ...rollouts, [name]: { previous: this.#overlay.roles[name] ?? null, startedAt: this.o.now(), startedBy: meta.by, reason: meta.reason } };
-    } else if (!after?.rollout && rollouts[name]) {
+      rollouts = { ...rollouts, [name]: { previous: roleNamed(this.#overlay.roles, name) ?? null, startedAt: this.o.now(), startedBy: meta.by, reason: meta.reason } };
+    } else if (!after?.rollout && Object.hasOwn(rollouts, name)) {
       rollouts = Object.fromEntries(Object.entries(rollouts).filter(([role]) => role !== name));
     }
     const changes = this.#diff(name, effective);
@@ -213,8 +215,8 @@ export class RoleRuntime {
   }
 
   #diff(name: string, next: WardenConfig): FieldChange[] {
-    const before = this.#effective.roles[name];
-    const after = next.roles[name];
+    const before = roleNamed(this.#effective.roles, name);
+    const after = roleNamed(next.roles, name);
     return diff(before && entryOf(before), after && entryOf(after));
   }
 
@@ -251,14 +253,19 @@ export class RoleRuntime {
     this.#effective = effective;
     this.router.update(effective);
     const gates = new Map<string, QualityGate>();
-    for (const [name, role] of Object.entries(effective.roles)) if (role.checks.length > 0) gates.set(name, new QualityGate(name, role));
+    for (const [name, role] of Object.entries(effective.roles)) {
+      if (role.checks.length === 0) continue;
+      const gate = new QualityGate(name, role);
+      if (gate.schemaProblem) this.o.log.error({ role: name, problem: gate.schemaProblem }, 'role schema not applied: the schema check asks for JSON alone');
+      gates.set(name, gate);
+    }
     this.#gates = gates;
     // The language data loads once (~0.5 s); a role that gains the check must not pay it on a request.
     if (Object.values(effective.roles).some((r) => r.checks.includes('language'))) warmUpQuality();
   }
 
   #autoStep(name: string, step: Exclude<RolloutStep, { action: 'hold' }>, figures: RolloutFigures): void {
-    const role = this.#effective.roles[name];
+    const role = roleNamed(this.#effective.roles, name);
     // Decided on weights that have changed since (an operator acted first): nothing to do.
     if (!role?.rollout || armsOf(role.models, role.rollout)[0]!.weight !== figures.arms[0]?.weight) return;
     const meta = { by: 'auto', reason: step.why, detail: { automatic: true, rule: role.rollout.auto, figures } };

@@ -1,7 +1,7 @@
 // The quality gate of a role: its checks, run on every answer before the client sees it.
 // A failed check is a failure like a 5xx (STYLE §3) and sends the request to a fallback.
 import type { RoleConfig } from '../config/index.js';
-import { runChecks, type CheckName, type Expectation, type Reply, type Verdict } from '../quality/index.js';
+import { runChecks, schemaProblem, type CheckName, type Expectation, type Reply, type Verdict } from '../quality/index.js';
 import { isStructuredRole } from './thinking.js';
 
 export interface GateResult {
@@ -19,13 +19,21 @@ const PASSED: GateResult = { passed: true, failed: null, verdicts: [] };
 export class QualityGate {
   readonly checks: readonly CheckName[];
   readonly partialChecks: readonly CheckName[];
+  /**
+   * Why the role's JSON Schema is not applied, or null. The config refuses a schema that does
+   * not compile, so only a config that skipped validation gets here; the schema check then asks
+   * for JSON alone: a fault of the operator's, not of any route, must not send every reply to a
+   * fallback (blaming the routes) nor throw at the client as a 500. The role runtime logs it.
+   */
+  readonly schemaProblem: string | null;
   readonly #base: Expectation;
 
   constructor(name: string, role: RoleConfig) {
     this.checks = role.checks;
     this.partialChecks = role.checks.filter((c) => PARTIAL_CHECKS.has(c));
+    this.schemaProblem = role.schema ? schemaProblem(role.schema) : null;
     this.#base = {
-      schema: role.schema,
+      schema: this.schemaProblem === null ? role.schema : undefined,
       strictJson: role.tier === 'strict' || isStructuredRole(name, role),
       expected: role.expect,
       minLength: role.minLength,
@@ -54,3 +62,4 @@ export class QualityGate {
     return { passed: failed === null, failed, verdicts };
   }
 }
+

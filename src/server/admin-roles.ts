@@ -2,7 +2,7 @@
 // YAML, effective at once, persisted, audited with who, what and why) and rollouts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError, invalidRequest, methodNotAllowed, notFound, type OpenAIErrorType } from '../protocol/errors.js';
-import { isRoleError, type ChangeMeta, type RoleRuntime, type RolloutTarget } from '../roles/index.js';
+import { isRoleError, roleNamed, type ChangeMeta, type RoleRuntime, type RolloutTarget } from '../roles/index.js';
 import { jsonBody, requireString } from './admin-body.js';
 import { sendJson } from './respond.js';
 
@@ -45,8 +45,9 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
     case 'role': {
       if (method === 'GET') {
         const view = roles.view();
-        if (!view.roles[name] && !view.base[name]) throw new GatewayError(404, 'unknown_role', 'not_found_error', `role "${name}" does not exist`, 'name');
-        return sendJson(res, 200, { role: name, effective: view.roles[name] ?? null, base: view.base[name] ?? null, overlay: view.overlay.roles[name] ?? null, rollout: view.rollouts[name] ?? null });
+        const [effective, base] = [roleNamed(view.roles, name), roleNamed(view.base, name)];
+        if (!effective && !base) throw new GatewayError(404, 'unknown_role', 'not_found_error', `role "${name}" does not exist`, 'name');
+        return sendJson(res, 200, { role: name, effective: effective ?? null, base: base ?? null, overlay: roleNamed(view.overlay.roles, name) ?? null, rollout: roleNamed(view.rollouts, name) ?? null });
       }
       if (method !== 'PUT' && method !== 'PATCH') throw methodNotAllowed(method, path);
       const { reason, ...entry } = await jsonBody(req);

@@ -107,3 +107,37 @@ test('warden check-config exits 0 on a valid file and 1 with path-named errors o
   assert.match(failed.stderr, /roles\.chat\.models\[1\] \(line 9\): unknown model "chat-smal"/);
   assert.ok(!failed.stderr.includes('sk-or-cli-secret'));
 });
+
+test('a role schema that is not a valid JSON Schema is refused at its path, with Ajv\u2019s reason', () => {
+  const text = BASE.replace('checks: [nonempty, prefix] }', 'checks: [nonempty, schema], schema: { type: objekt } }');
+  const issues = issuesOf(text);
+  assert.deepEqual(issues.map((i) => i.path), ['roles.chat.schema']);
+  assert.match(issues[0]!.message, /^the JSON Schema does not compile: .*type must be equal to one of the allowed values/);
+  assert.equal(issues[0]!.line, 9);
+  // A schema that compiles is accepted, with or without the schema check.
+  assert.deepEqual(parseConfig(text.replace('objekt', 'object'), 'x', { OPENROUTER_API_KEY: 'k' }).roles.chat!.schema, { type: 'object' });
+});
+
+test('names are letters, digits, ".", "_" or "-", never one every JavaScript object carries; no name is dropped unsaid', () => {
+  const roleNamed = (n: string) => issuesOf(`${BASE}  ${n}: { models: [chat-small] }\n`);
+  for (const reserved of ['constructor', 'prototype', 'hasOwnProperty', 'toString']) {
+    const issues = roleNamed(reserved);
+    assert.deepEqual(issues.map((i) => i.path), [`roles.${reserved}`], reserved);
+    assert.match(issues[0]!.message, new RegExp(`^name "${reserved}": every JavaScript object carries it`), reserved);
+  }
+  // zod's records skip a __proto__ key without a word: the role would vanish from a config that checks "ok".
+  assert.deepEqual(roleNamed('__proto__').map((i) => [i.path, i.message]), [['roles.__proto__', 'name "__proto__": expected letters, digits, ".", "_" or "-", starting with a letter or digit']]);
+  assert.deepEqual(roleNamed('"bad name"').map((i) => i.path), ['roles.bad name']);
+  // The same rule for every name: a model, and a model a role names.
+  const model = issuesOf(BASE.replace('chat-small: { provider: openai', 'constructor: { provider: openai').replace('[chat-main, chat-small]', '[chat-main, constructor]'));
+  assert.deepEqual([...new Set(model.map((i) => i.path))].sort(), ['models.constructor', 'roles.chat.models[1]']);
+});
+
+test('warden check-config refuses a role schema that does not compile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-config-'));
+  const bad = join(dir, 'bad-schema.yaml');
+  writeFileSync(bad, BASE.replace('checks: [nonempty, prefix] }', 'checks: [nonempty, schema], schema: { type: objekt } }'));
+  const failed = spawnSync(process.execPath, [CLI, 'check-config', bad], { env: { ...process.env, OPENROUTER_API_KEY: 'k' }, encoding: 'utf8' });
+  assert.equal(failed.status, 1, failed.stdout);
+  assert.match(failed.stderr, /roles\.chat\.schema \(line 9\): the JSON Schema does not compile: /);
+});

@@ -15,6 +15,15 @@ describe('registry', () => {
     assert.throws(() => runChecks(['nonempty', 'vibes'], { text: 'x', finishReason: 'stop' }), (e: unknown) => isQualityError(e) && e.code === 'unknown_check');
   });
 
+  it('an expected language named like an object internal (a role’s `language: constructor`) is unsupported, never a throw', () => {
+    const reply = { text: 'Hello there, this is a perfectly ordinary English answer about the weather today.', finishReason: 'stop' as const };
+    for (const language of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const [lang, refusal] = runChecks(['language', 'refusal'], reply, { language });
+      assert.equal(lang!.reason, 'unsupported_language', language);
+      assert.equal(refusal!.verdict, 'pass', language);
+    }
+  });
+
   it('lets fail beat inconclusive beat pass', () => {
     assert.equal(worstVerdict([]), 'pass');
     assert.equal(worstVerdict([{ verdict: 'pass' }, { verdict: 'inconclusive' }]), 'inconclusive');

@@ -26,3 +26,12 @@ test('the hold-back window may end mid-sentence: only a finished answer is held 
   assert.equal(gate.judge({ text: start, finishReason: 'stop' }, 'en').failed?.reason, 'stopped_mid_sentence');
   assert.equal(gate.judgeStart('I cannot help with that request.', 'en').failed?.reason, 'refusal_phrase', 'a refusal opening still fails early');
 });
+
+test('a schema that does not compile (a config that skipped validation) never throws at a reply: the check asks for JSON alone and the gate says why', () => {
+  const schemaRole = (schema: object) => ({ ...role('nonempty'), checks: ['schema' as const], schema: { ...schema } });
+  const gate = new QualityGate('chat', schemaRole({ type: 'objekt' }));
+  assert.match(gate.schemaProblem ?? '', /^the JSON Schema does not compile: .*type must be equal to one of the allowed values/);
+  assert.equal(gate.judge({ text: '{"city":"Paris"}', finishReason: 'stop' }, 'en').passed, true);
+  assert.equal(gate.judge({ text: 'Paris, of course.', finishReason: 'stop' }, 'en').failed?.reason, 'not_json');
+  assert.equal(new QualityGate('chat', schemaRole({ type: 'object' })).schemaProblem, null);
+});

@@ -21,7 +21,7 @@ const MIN_DOMINANT_SHARE = 0.6;
 
 export const language: Detector = (reply: Reply, expectation: Expectation): Verdict => {
   const expected = expectation.language?.toLowerCase();
-  if (expected !== undefined && LANGUAGE_GROUP[expected] === undefined) {
+  if (expected !== undefined && !Object.hasOwn(LANGUAGE_GROUP, expected)) {
     return inconclusive(CHECK, 'unsupported_language', { detail: `"${expected}" is not one of the ${LANGUAGES.length} product languages` });
   }
   const readings = segment(cleanForLanguage(reply.text)).map(read);

@@ -36,4 +36,15 @@ export function assertSchema(schema: object): void {
   validatorFor(schema);
 }
 
+/** Why a schema does not compile (Ajv's reason), or null when it does: for callers that report rather than throw. */
+export function schemaProblem(schema: object): string | null {
+  try {
+    validatorFor(schema);
+    return null;
+  } catch (e) {
+    if (e instanceof QualityError) return e.message;
+    throw e;
+  }
+}
+
 export type SchemaError = ErrorObject;
