@@ -141,7 +141,11 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     read: readMetrics,
     now,
     roles,
-    canary: config.canary ? { mode: config.canary.mode, watch: config.canary.watch, ladderMs: config.canary.ladder, intervalMs: config.canary.interval } : null,
+    // Read at each poll: a config reload changes the canary's rules and interval.
+    canary: () => {
+      const c = hot.base.canary;
+      return c ? { mode: c.mode, watch: c.watch, ladderMs: c.ladder, intervalMs: c.interval } : null;
+    },
   });
   let pageAssets: DashboardAssets | null = null;
   try {
@@ -192,7 +196,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     },
   });
 
-  const hot = new HotConfig({ base: config, roles, blocklist, breakers: breakerPolicies, canary: canaryLive.options, audit, log });
+  const hot = new HotConfig({ base: config, roles, blocklist, breakers: breakerPolicies, canary: canaryLive.options, canarySchedule: scheduler, audit, log });
 
   return {
     get config() {

@@ -1,7 +1,8 @@
 // A reloaded YAML applied to the running gateway: roles (under the runtime overlay), the
-// built-in blocklist, breaker settings and the canary's rules take effect at once; sections
-// that shape connections, the catalog or the store keep their running values until a restart,
-// which is logged and audited. An invalid file changes nothing and is audited with its errors.
+// built-in blocklist, breaker settings and the canary's rules and interval take effect at
+// once; sections that shape connections, the catalog or the store keep their running values
+// until a restart, which is logged and audited. An invalid file changes nothing and is
+// audited with its errors.
 import type { CanaryRunnerOptions } from './canary/index.js';
 import { policyFromConfig } from './canary/index.js';
 import { parseRouteId } from './catalog/index.js';
@@ -57,6 +58,8 @@ export interface HotConfigOptions {
   breakers: LiveBreakerPolicies;
   /** The running canary's options object, updated in place (the runner reads it on each round); null without a canary. */
   canary: CanaryRunnerOptions | null;
+  /** What runs the canary's rounds on its interval; null when rounds are not scheduled (tests, `warden canary`). */
+  canarySchedule: { reschedule(intervalMs: number): void } | null;
   audit: Audit;
   log: Logger;
 }
@@ -109,6 +112,7 @@ export class HotConfig {
     const options = this.o.canary;
     const c = next.canary;
     if (!options || !c) return;
+    this.o.canarySchedule?.reschedule(c.interval);
     options.policy = policyFromConfig(c);
     options.watch = c.watch;
     options.controls = new Set(c.controls);

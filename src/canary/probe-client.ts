@@ -17,6 +17,7 @@ export interface ProbeTarget {
 const FIRST_TOKEN_SEEN = new UpstreamFailure('aborted', 'probe_first_token', 'first token received; the latency probe needs no more');
 const OVER_LIMIT = new UpstreamFailure('aborted', 'probe_first_token_over_limit', 'no first token within the limit');
 const STOPPED = new UpstreamFailure('aborted', 'canary_stopped', 'the gateway is shutting down');
+const STREAM_GARBAGE = new UpstreamFailure('aborted', 'probe_stream_garbage', 'the stream sent garbage; the probe is already reported');
 
 /**
  * `firstTokenLimitMs` bounds how long a latency probe waits for its first token after the
@@ -75,11 +76,12 @@ class ProbeSink implements ExchangeSink {
     }
     for (const event of this.#reader.push(chunk)) {
       if (event.data === null || event.data === '[DONE]') continue;
-      let parsed: ChatCompletionChunk;
-      try {
-        parsed = JSON.parse(event.data) as ChatCompletionChunk;
-      } catch {
-        continue;
+      const parsed = chunkOf(event.data);
+      if (parsed === null) {
+        // Garbage instead of events (an HTML error page, an event cut short) is a transport
+        // fault: judged as a reply it would be a latency "failure" of the route's quality.
+        this.#report('upstream_invalid_response', 'transport');
+        return this.exchange?.abort(STREAM_GARBAGE);
       }
       const choice = parsed.choices?.[0];
       if (choice?.delta?.content) {
@@ -128,5 +130,15 @@ class ProbeSink implements ExchangeSink {
       totalMs: Math.round(performance.now() - this.started),
       error: error ?? (outcome === 'ok' ? null : `upstream_status_${this.#status}`),
     });
+  }
+}
+
+/** A stream event's chunk object; null when the data is not a JSON object. */
+function chunkOf(data: string): ChatCompletionChunk | null {
+  try {
+    const parsed = JSON.parse(data) as unknown;
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as ChatCompletionChunk) : null;
+  } catch {
+    return null;
   }
 }

@@ -2,7 +2,7 @@
 // alone; language anomalies are confirmed twice on the spot; positive controls can void a
 // probe for the round; each route's round then moves its ladder, and the decisions take
 // effect (quarantine layer, release) and are audited and notified with their evidence.
-import type { Catalog, Route } from '../catalog/index.js';
+import { parseRouteId, type Catalog, type Route } from '../catalog/index.js';
 import type { Clock } from '../clock/index.js';
 import type { RouteControl } from '../health/index.js';
 import type { Store } from '../state/index.js';
@@ -71,6 +71,9 @@ export class CanaryRunner {
   /** Runs a round; a call while one runs joins it (one round at a time). */
   runRound(only?: string): Promise<RoundReport> {
     if (this.#stop.signal.aborted) return Promise.reject(new CanaryError('stopped', 'the gateway is shutting down: no canary round starts any more'));
+    // Checked before joining a round under way, so a wrong route is refused whenever it is asked for.
+    const unknown = only === undefined ? null : this.#unknownRoute(only);
+    if (unknown) return Promise.reject(unknown);
     if (!this.#running) this.#running = this.#round(only).finally(() => (this.#running = null));
     return this.#running;
   }
@@ -88,6 +91,16 @@ export class CanaryRunner {
   /** Routes probed by a round: every route of each watched model, as discovered now. */
   routes(): Route[] {
     return this.o.watch.flatMap((name) => this.o.catalog.get(name)?.routes ?? []);
+  }
+
+  /** Why a round cannot probe `route` alone; null when it is a route of a watched model. */
+  #unknownRoute(route: string): CanaryError | null {
+    if (this.routes().some((r) => r.id === route)) return null;
+    const watched = this.o.watch.join(', ') || 'none';
+    const model = parseRouteId(route)?.model;
+    const unwatched = model !== undefined && this.o.catalog.get(model)?.routes.some((r) => r.id === route);
+    if (unwatched) return new CanaryError('unknown_route', `"${route}" is a route of ${model}, which the canary does not watch (watched: ${watched})`);
+    return new CanaryError('unknown_route', `"${route}" is not a route of a watched model (watched: ${watched})`);
   }
 
   /** Ends quarantines whose time is up (also done at the start of every round). */
@@ -118,7 +131,6 @@ export class CanaryRunner {
     let routes = this.routes();
     if (only !== undefined) {
       routes = routes.filter((r) => r.id === only);
-      if (routes.length === 0) throw new CanaryError('unknown_route', `"${only}" is not a route of a watched model (${this.o.watch.join(', ') || 'none watched'})`);
     }
     const budget = { left: this.o.tokenBudget, spent: 0 };
     const spans = this.o.tracing?.spans;

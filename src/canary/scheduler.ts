@@ -11,6 +11,7 @@ import type { CanaryRunner } from './runner.js';
 export const CANARY_LEASE = 'canary';
 
 export class CanaryScheduler {
+  #intervalMs: number;
   #round: NodeJS.Timeout | null = null;
   #expiry: NodeJS.Timeout | null = null;
   #leader = false;
@@ -20,10 +21,12 @@ export class CanaryScheduler {
 
   constructor(
     private readonly runner: CanaryRunner,
-    private readonly intervalMs: number,
+    intervalMs: number,
     private readonly log: Logger,
     private readonly coordination: Coordination = new LocalCoordination(),
-  ) {}
+  ) {
+    this.#intervalMs = intervalMs;
+  }
 
   /** Whether this instance held the canary lease at its last tick. */
   get leader(): boolean {
@@ -35,17 +38,29 @@ export class CanaryScheduler {
     this.#round = setInterval(() => {
       const tick = this.tick().finally(() => this.#ticks.delete(tick));
       this.#ticks.add(tick);
-    }, this.intervalMs);
+    }, this.#intervalMs);
     this.#round.unref();
     this.#expiry = setInterval(() => {
       if (this.#leader) this.runner.expireDue();
-    }, Math.min(this.intervalMs, 60_000));
+    }, Math.min(this.#intervalMs, 60_000));
     this.#expiry.unref();
+  }
+
+  /**
+   * A new interval (a config reload): the next tick comes one new interval from now, and it
+   * renews the lease for 1.5 new intervals; a round under way runs on.
+   */
+  reschedule(intervalMs: number): void {
+    if (intervalMs === this.#intervalMs) return;
+    this.#intervalMs = intervalMs;
+    if (!this.#round || this.#stopped) return;
+    this.#clearTimers();
+    this.start();
   }
 
   /** One scheduled tick: renew or take the lease, and run a round when it is held. */
   async tick(): Promise<void> {
-    const leader = await this.coordination.holdLease(CANARY_LEASE, this.intervalMs * 1.5);
+    const leader = await this.coordination.holdLease(CANARY_LEASE, this.#intervalMs * 1.5);
     if (leader !== this.#leader) this.log.info({ leader }, leader ? 'canary lease taken: this instance runs the rounds' : 'canary lease held by another instance');
     this.#leader = leader;
     if (!leader || this.#stopped) return;
@@ -63,12 +78,16 @@ export class CanaryScheduler {
    */
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#round) clearInterval(this.#round);
-    if (this.#expiry) clearInterval(this.#expiry);
-    this.#round = this.#expiry = null;
+    this.#clearTimers();
     await Promise.allSettled(this.#ticks);
     // Handing the lease back lets another instance run the next round without waiting for it to lapse.
     if (this.#leader) await this.coordination.releaseLease(CANARY_LEASE);
     this.#leader = false;
+  }
+
+  #clearTimers(): void {
+    if (this.#round) clearInterval(this.#round);
+    if (this.#expiry) clearInterval(this.#expiry);
+    this.#round = this.#expiry = null;
   }
 }

@@ -2,7 +2,7 @@
 // The `warden` command: start, demo, sim, check-config, canary, inspect.
 import { parseArgs } from 'node:util';
 import { checkConfig } from './check-config.js';
-import { runCanaryOnce } from './canary.js';
+import { CanaryUsageError, runCanaryOnce } from './canary.js';
 import { runDemo } from './demo.js';
 import { InspectUsageError, runInspect } from './inspect.js';
 import { runSim } from './sim.js';
@@ -66,7 +66,12 @@ async function main(argv: string[]): Promise<number> {
     case 'canary':
       if (!values.config) return usageError('canary needs --config FILE');
       if (!values.once) return usageError('canary runs one round: pass --once (the gateway itself runs rounds on its interval)');
-      return runCanaryOnce(values.config, values.route, values.json === true);
+      try {
+        return await runCanaryOnce(values.config, values.route, values.json === true);
+      } catch (e) {
+        if (e instanceof CanaryUsageError) return usageError(e.message);
+        throw e;
+      }
     case 'inspect':
       try {
         return await runInspect({ checks: values.checks, language: values.language, schema: values.schema, expect: values.expect, json: values.json });

@@ -6,7 +6,7 @@ import type { WardenConfig } from './schema.js';
 
 export type Section = keyof WardenConfig;
 
-/** Applied to the running gateway by a reload. `canary` only while it stays on with the same interval. */
+/** Applied to the running gateway by a reload. `canary` only while it stays on (a new interval reschedules its rounds). */
 export const HOT_SECTIONS: readonly Section[] = ['roles', 'blocklist', 'breaker', 'canary'];
 
 /** Kept from the running config by a reload: a change is logged and audited as needing a restart. */
@@ -21,8 +21,8 @@ export function changedSections(prev: WardenConfig, next: WardenConfig): Section
   const changed = (s: Section) => fingerprint(prev[s]) !== fingerprint(next[s]);
   const hot = HOT_SECTIONS.filter(changed);
   const restart = RESTART_SECTIONS.filter(changed);
-  // The scheduler's timer and its existence are set at start; the rest of the canary reloads.
-  if (hot.includes('canary') && (!prev.canary || !next.canary || prev.canary.interval !== next.canary.interval)) {
+  // Whether there is a canary at all is set at start (its runner and scheduler); its rules and interval reload.
+  if (hot.includes('canary') && (!prev.canary || !next.canary)) {
     hot.splice(hot.indexOf('canary'), 1);
     restart.push('canary');
   }

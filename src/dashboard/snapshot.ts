@@ -37,7 +37,8 @@ export interface DashboardDataOptions {
   now: () => number;
   /** The roles as they serve now (YAML and runtime overlay): the Roles panel and the counterfactuals' tiers. */
   roles: RoleSource;
-  canary: DashboardSnapshot['canary'];
+  /** The canary's settings as they serve now (a config reload changes them). */
+  canary: () => DashboardSnapshot['canary'];
 }
 
 export class DashboardData {
@@ -49,7 +50,7 @@ export class DashboardData {
     const roles = dashboardRoles(this.o.roles);
     return {
       at: this.o.now(),
-      canary: this.o.canary,
+      canary: this.o.canary(),
       routes: this.o.control.views().map(dashboardRoute),
       roles,
       blocks: this.o.control.runtimeBlocks().filter((b) => b.kind === 'block'),

@@ -2,6 +2,7 @@
 // restore, and a canary round on demand. Every call needs the admin token; without one
 // configured the admin API is off.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isCanaryError } from '../canary/index.js';
 import { parseDuration, type Secret } from '../config/index.js';
 import { RouteControlError, type RouteControl } from '../health/index.js';
 import { GatewayError, invalidRequest, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
@@ -100,8 +101,16 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
     if (method !== 'POST') throw methodNotAllowed(method, path);
     if (!deps.canary) throw new GatewayError(409, 'canary_not_configured', 'invalid_request_error', 'No canary is configured: add a canary section with watched models');
     const body = await jsonBody(req, true);
-    const only = typeof body.route === 'string' ? body.route : undefined;
-    return sendJson(res, 200, await deps.canary.run(only));
+    const only = body.route;
+    if (only !== undefined && (typeof only !== 'string' || only.trim() === '')) {
+      throw invalidRequest('"route" must be a route id such as chat-main@openrouter/DeepInfra, or left out to probe every watched route', 'route');
+    }
+    try {
+      return sendJson(res, 200, await deps.canary.run(only));
+    } catch (e) {
+      if (isCanaryError(e) && e.code === 'unknown_route') throw new GatewayError(404, e.code, 'not_found_error', e.message, 'route');
+      throw e;
+    }
   }
   const action = /^\/admin\/routes\/(.+)\/(release|shed|restore)$/.exec(path);
   if (action) {

@@ -141,6 +141,35 @@ describe('first token, broken JSON, and transport errors', () => {
   });
 });
 
+describe('garbage instead of an event stream', () => {
+  test('is a transport fault for every probe, the latency probe too: it freezes the counters and is counted as transport', async () => {
+    const clock = new ManualClock();
+    const h = await startHarness({ clock, scenario: fleetOf({ Junk: {} }, 3), configYaml: config('mode: enforce, languages: [en]') });
+    try {
+      // Set at run time, as an operator reproducing it would through the fleet's admin endpoint.
+      h.fleet.setFaults('Junk', { garbage: 1 });
+      for (let round = 0; round < 2; round++) {
+        const report = await h.gateway.canary!.runRound('chat-main@openrouter/Junk');
+        const junk = report.routes[0]!;
+        assert.equal(junk.round.verdict, 'transport');
+        assert.deepEqual(junk.round.probes.map((p) => [p.kind, p.verdict]), junk.round.probes.map((p) => [p.kind, 'transport']));
+        const latency = junk.round.probes.find((p) => p.kind === 'latency')!;
+        assert.equal(latency.reason, 'upstream_invalid_response');
+        assert.match(latency.evidence.error ?? '', /upstream_invalid_response/);
+        clock.advance(HALF_HOUR);
+      }
+      const view = h.gateway.control.views().find((v) => v.id.endsWith('/Junk'))!;
+      assert.equal(view.state, 'healthy', 'a transport fault never quarantines');
+      assert.equal(view.canary!.consecutiveFailedRounds, 0);
+      const metrics = await (await fetch(`${h.url}/metrics`)).text();
+      assert.match(metrics, /warden_canary_probe_results_total\{probe="latency",verdict="transport"\} 2/);
+      assert.doesNotMatch(metrics, /warden_canary_probe_results_total\{probe="latency",verdict="fail"\}/);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('positive controls', () => {
   test('a control that fails the filter probe keeps it valid; the filtering endpoint is quarantined', async () => {
     const clock = new ManualClock();

@@ -39,9 +39,18 @@ test('warden canary --once prints the evidence and exits 2 on a quality failure,
     const report = JSON.parse(good.stdout) as { routes: Array<{ route: string; round: { verdict: string; probes: unknown[] } }> };
     assert.deepEqual(report.routes.map((r) => [r.route, r.round.verdict, r.round.probes.length]), [['chat-main@openrouter/Good', 'pass', 6]]);
 
-    const missing = await run(['canary', '--config', file, '--once', '--route', 'chat-main@openrouter/Nope']);
-    assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /not a route of a watched model/);
+    // A route the round cannot probe is a usage error, whatever is wrong with it.
+    const usage = async (route: string, reason: RegExp) => {
+      const wrong = await run(['canary', '--config', file, '--once', '--route', route]);
+      assert.equal(wrong.code, 64, `${route}: ${wrong.stderr}`);
+      assert.match(wrong.stderr, reason);
+      assert.match(wrong.stderr, /usage: warden/);
+      assert.equal(wrong.stdout, '');
+    };
+    await usage('chat-main@openrouter/Nope', /--route "chat-main@openrouter\/Nope" is not a route of chat-main \(its routes now: chat-main@openrouter\/(Stray|Good|Down), /);
+    await usage('nope', /--route "nope" is not a route id: expected <model>@<provider> or <model>@<provider>\/<endpoint>/);
+    await usage('gpt@openai', /--route "gpt@openai" names no configured model \(models: chat-main\)/);
+    await usage('', /--route is empty/);
   } finally {
     await fleet.close();
   }

@@ -110,6 +110,41 @@ describe('config hot reload', () => {
   });
 });
 
+describe('config hot reload: the canary\u2019s interval with its rules', () => {
+  // Only setInterval is mocked (the canary's scheduler runs on it); sockets and everything else run as they do.
+  test('a new interval and mode apply together: rounds follow the new interval, in the new mode', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    const fleet = await startFleet({ scenario: parseScenario(SCENARIO), port: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'warden-reload-'));
+    const file = join(dir, 'warden.yaml');
+    const yaml = (canary: string) => rolesConfig(fleet, `canary: { watch: [chat-small], languages: [en], ${canary} }`);
+    writeFileSync(file, yaml('mode: enforce, interval: 10m'));
+    const gateway = createGateway(loadConfig(file, {}), { log: createLogger({ level: 'silent' }), processMetrics: false, store: new MemoryStore() });
+    const rounds = () => gateway.store.audit(100, { type: 'canary_round' }).length;
+    try {
+      const url = await gateway.listen(0, '127.0.0.1');
+      writeFileSync(file, yaml('mode: observe, interval: 5m'));
+      const report = gateway.reload(() => loadConfig(file, {}), 'file');
+      assert.deepEqual([report.applied, report.restartNeeded], [['canary'], []]);
+      assert.deepEqual(gateway.store.audit(1, { type: 'config_reloaded' })[0]!.detail, { trigger: 'file', applied: ['canary'], restartNeeded: [] });
+      const effective = await admin(url, ALICE, 'GET', '/admin/config/effective');
+      assert.deepEqual([effective.body.config.canary.mode, effective.body.config.canary.interval], ['observe', 300_000]);
+      const dashboard = await admin(url, ALICE, 'GET', '/admin/dashboard');
+      assert.deepEqual([dashboard.body.canary.mode, dashboard.body.canary.intervalMs], ['observe', 300_000]);
+
+      // The old interval would run its first round after 10 minutes.
+      assert.equal(rounds(), 0);
+      t.mock.timers.tick(5 * 60_000);
+      await until(() => rounds() === 1, 'a round five minutes after the reload');
+      assert.equal((await gateway.canary!.runRound()).mode, 'observe');
+    } finally {
+      await gateway.close();
+      await fleet.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('warden start', () => {
   test('reloads on SIGHUP and keeps serving when the file is broken', async () => {
     const fleet = await startFleet({ scenario: parseScenario(SCENARIO), port: 0 });

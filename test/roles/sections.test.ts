@@ -26,8 +26,15 @@ test('roles, breaker and canary rules apply at once; models and a changed secret
   assert.deepEqual(changedSections(config(), config({ models: 'm2', key: 'k2' })), { hot: [], restart: ['server', 'models'] });
 });
 
-test('a new canary interval needs a restart (the scheduler\u2019s timer is set at start)', () => {
-  assert.deepEqual(changedSections(config(), config({ canary: 'interval: 5m' })), { hot: [], restart: ['canary'] });
+test('a new canary interval applies at once, alone or with new rules (the scheduler is rescheduled)', () => {
+  assert.deepEqual(changedSections(config(), config({ canary: 'interval: 5m' })), { hot: ['canary'], restart: [] });
+  assert.deepEqual(changedSections(config({ canary: 'interval: 10m, mode: enforce' }), config({ canary: 'interval: 5m, mode: observe' })), { hot: ['canary'], restart: [] });
+});
+
+test('adding or removing the canary needs a restart', () => {
+  const without = parseConfig(yaml().replace(/^canary:.*$/m, ''), 'test', {});
+  assert.deepEqual(changedSections(without, config()), { hot: [], restart: ['canary'] });
+  assert.deepEqual(changedSections(config(), without), { hot: [], restart: ['canary'] });
 });
 
 test('breaker settings reach the policy objects breakers already hold', () => {

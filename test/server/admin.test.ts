@@ -126,6 +126,51 @@ describe('admin API', () => {
   });
 });
 
+describe('admin API: a canary round on demand', () => {
+  let h: Harness;
+  const run = async (body: unknown) => {
+    const res = await fetch(`${h.url}/admin/canary/run`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  const rounds = () => h.gateway.store.audit(100, { type: 'canary_round' }).length;
+  before(async () => {
+    h = await startHarness({ scenario: SCENARIO, configYaml: (fleet) => `${config(fleet)}canary: { watch: [chat-main], languages: [en] }\n` });
+  });
+  after(() => h.close());
+
+  test('a route that is not a string is refused by name, and no round runs', async () => {
+    for (const route of [123, '', ['chat-main@openrouter/Beta'], { id: 'chat-main@openrouter/Beta' }]) {
+      const { status, body } = await run({ route });
+      assert.equal(status, 400, JSON.stringify(route));
+      assert.equal(body.error.type, 'invalid_request_error');
+      assert.equal(body.error.param, 'route');
+      assert.match(body.error.message, /"route" must be a route id/);
+    }
+    assert.equal(rounds(), 0);
+  });
+
+  test('an unknown route, or one of a model the canary does not watch, is a 404 naming it', async () => {
+    const unknown = await run({ route: 'nope' });
+    assert.equal(unknown.status, 404);
+    assert.deepEqual([unknown.body.error.type, unknown.body.error.code, unknown.body.error.param], ['not_found_error', 'unknown_route', 'route']);
+    assert.match(unknown.body.error.message, /"nope" is not a route of a watched model/);
+    const unwatched = await run({ route: 'chat-small@direct' });
+    assert.equal(unwatched.status, 404);
+    assert.equal(unwatched.body.error.code, 'unknown_route');
+    assert.match(unwatched.body.error.message, /"chat-small@direct" is a route of chat-small, which the canary does not watch \(watched: chat-main\)/);
+    const gone = await run({ route: 'chat-main@openrouter/Nowhere' });
+    assert.equal(gone.status, 404);
+    assert.match(gone.body.error.message, /not a route of a watched model/);
+    assert.equal(rounds(), 0);
+  });
+
+  test('a watched route runs alone', async () => {
+    const { status, body } = await run({ route: 'chat-main@openrouter/Beta' });
+    assert.equal(status, 200);
+    assert.deepEqual(body.routes.map((r: { route: string }) => r.route), ['chat-main@openrouter/Beta']);
+  });
+});
+
 describe('admin API without a token configured', () => {
   let h: Harness;
   before(async () => {
