@@ -92,8 +92,9 @@ function languageRequest(options: ProbeOptions, maxTokens: number): ProbeRequest
   if (!options.languages.includes(language)) {
     throw new CanaryError('language_not_configured', `language "${language}" is not one of the canary's languages (${options.languages.join(', ')})`);
   }
-  const prompt = LANGUAGE_PROMPTS[language];
-  const name = LANGUAGE_NAMES[language];
+  // Own keys only: a name like "constructor" must not find Object's.
+  const prompt = Object.hasOwn(LANGUAGE_PROMPTS, language) ? LANGUAGE_PROMPTS[language] : undefined;
+  const name = Object.hasOwn(LANGUAGE_NAMES, language) ? LANGUAGE_NAMES[language] : undefined;
   if (prompt === undefined || name === undefined) {
     throw new CanaryError('unknown_probe_language', `no language probe for "${language}" (known: ${PROBE_LANGUAGES.join(', ')})`);
   }

@@ -1,6 +1,7 @@
 // The config file's shape. Validation happens once, here, at the boundary; the inferred
 // types flow inward and nothing else re-checks them.
 import { z } from 'zod';
+import { LANGUAGE_PROMPTS } from '../canary/probe-prompts.js';
 import { parseRouteId } from '../catalog/route-id.js';
 import { CHECK_NAMES, schemaProblem } from '../quality/index.js';
 import { parseDuration } from './duration.js';
@@ -221,8 +222,8 @@ const canary = z.strictObject({
   interval: duration.default(1_800_000),
   /** Models whose every route is probed each round. */
   watch: z.array(name).default([]),
-  /** Rotated through round by round by the language probe. */
-  languages: z.array(z.string()).default(['en']),
+  /** Rotated through round by round by the language probe: languages it has a prompt for. */
+  languages: z.array(z.string().refine((l) => Object.hasOwn(LANGUAGE_PROMPTS, l), { error: (i) => `no language probe for "${String(i.input)}" (known: ${Object.keys(LANGUAGE_PROMPTS).join(', ')})` })).default(['en']),
   firstTokenLimit: duration.default(10_000),
   failedRounds: z.number().int().min(1).default(2),
   cleanRounds: z.number().int().min(1).default(2),

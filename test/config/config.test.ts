@@ -56,6 +56,16 @@ test('every problem is reported at once, each with its path', () => {
   assert.match(messages, /expected one of "strict"\|"degrade"\|"default"/);
 });
 
+test('canary languages must be ones the language probe has a prompt for', () => {
+  const withCanary = (languages: string) => `${BASE}\ncanary: { watch: [chat-main], languages: ${languages} }\n`;
+  assert.deepEqual(parseConfig(withCanary('[en, pt]'), 'test.yaml', { OPENROUTER_API_KEY: 'k' }).canary?.languages, ['en', 'pt']);
+  for (const bad of ['xx', 'constructor']) {
+    const issues = issuesOf(withCanary(`[en, ${bad}]`));
+    assert.deepEqual(issues.map((i) => i.path), ['canary.languages[1]']);
+    assert.match(issues[0]!.message, new RegExp(`no language probe for "${bad}" \\(known: en, zh`));
+  }
+});
+
 test('an unset environment variable is named with the path that references it', () => {
   const issues = issuesOf(BASE, {});
   assert.deepEqual(issues.map((i) => [i.path, i.message]), [['providers.openrouter.apiKey', 'environment variable OPENROUTER_API_KEY is not set']]);
