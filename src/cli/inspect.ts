@@ -1,4 +1,4 @@
-// `warden inspect --checks LIST [--language xx] [--schema FILE] [--expect TEXT] [--json]`:
+// `warden inspect --checks LIST [--language xx] [--schema FILE] [--expect TEXT] [--min-length N] [--json]`:
 // runs quality detectors on a reply read from stdin. Exit 0 pass, 2 fail, 3 inconclusive
 // (fail wins over inconclusive); a bad flag is a usage error, named.
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,8 @@ export interface InspectOptions {
   language?: string;
   schema?: string;
   expect?: string[];
+  /** minlen's minimum, in characters of content. */
+  minLength?: string;
   json?: boolean;
 }
 
@@ -52,6 +54,11 @@ function buildExpectation(options: InspectOptions, names: readonly string[]): Ex
     expectation.strictJson = true;
   }
   if (options.expect && options.expect.length > 0) expectation.expected = options.expect;
+  if (options.minLength !== undefined) {
+    const minimum = Number(options.minLength);
+    if (!Number.isInteger(minimum) || minimum < 1) throw new InspectUsageError(`--min-length must be a whole number of characters from 1, got "${options.minLength}"`);
+    expectation.minLength = minimum;
+  }
   return expectation;
 }
 

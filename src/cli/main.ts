@@ -18,7 +18,7 @@ commands:
   canary --config FILE --once [--route ID] [--json]
                                               one canary round, evidence per route and probe;
                                               exit 0 all pass, 2 a quality failure, 3 only transport
-  inspect --checks LIST [--language xx] [--schema FILE] [--expect TEXT]... [--json]
+  inspect --checks LIST [--language xx] [--schema FILE] [--expect TEXT]... [--min-length N] [--json]
                                               quality checks on a reply read from stdin;
                                               exit 0 pass, 2 fail, 3 inconclusive
 `;
@@ -39,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       language: { type: 'string' },
       schema: { type: 'string' },
       expect: { type: 'string', multiple: true },
+      'min-length': { type: 'string' },
       json: { type: 'boolean' },
       once: { type: 'boolean' },
       route: { type: 'string' },
@@ -74,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
       }
     case 'inspect':
       try {
-        return await runInspect({ checks: values.checks, language: values.language, schema: values.schema, expect: values.expect, json: values.json });
+        return await runInspect({ checks: values.checks, language: values.language, schema: values.schema, expect: values.expect, minLength: values['min-length'], json: values.json });
       } catch (e) {
         if (e instanceof InspectUsageError) return usageError(e.message);
         throw e;

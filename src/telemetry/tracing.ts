@@ -10,6 +10,9 @@ import { Spans } from './spans.js';
 
 export type OtlpConfig = NonNullable<NonNullable<WardenConfig['telemetry']>['otlp']>;
 
+/** How long a shutdown waits for the last batch to reach the collector. */
+const FINAL_EXPORT_MS = 2_000;
+
 /** Where the request path and the canary find the spans to write: null when tracing is off. */
 export interface SpanSource {
   readonly spans: Spans | null;
@@ -32,13 +35,29 @@ export class Tracing implements SpanSource {
     return this.#starting;
   }
 
-  /** Exports what is still batched, then stops. */
+  /**
+   * Exports what is still batched, then stops. Never fails and never holds a shutdown long: a
+   * collector that is down or slow costs the last batch (logged), not the store's orderly close
+   * after it.
+   */
   async shutdown(): Promise<void> {
     await this.#starting;
     const provider = this.#provider;
     this.spans = null;
     this.#provider = null;
-    await provider?.shutdown();
+    if (!provider) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), FINAL_EXPORT_MS);
+      timer.unref();
+    });
+    try {
+      if ((await Promise.race([provider.shutdown(), late])) === 'late') this.log.warn({ waitedMs: FINAL_EXPORT_MS }, 'trace collector too slow at shutdown; last spans dropped');
+    } catch (e) {
+      this.log.warn({ error: describeExportError(e) }, 'trace export failed at shutdown; last spans dropped');
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async #load(config: OtlpConfig): Promise<void> {
@@ -65,12 +84,23 @@ function reportingFailures(exporter: SpanExporter, log: Logger): SpanExporter {
   return {
     export(spans: ReadableSpan[], done) {
       exporter.export(spans, (result) => {
-        // ExportResultCode.SUCCESS is 0; the error's text may quote the endpoint, so only its name is logged.
-        if (result.code !== 0) log.warn({ spans: spans.length, error: result.error?.name ?? 'unknown' }, 'trace export failed; spans dropped');
+        // ExportResultCode.SUCCESS is 0.
+        if (result.code !== 0) log.warn({ spans: spans.length, error: describeExportError(result.error) }, 'trace export failed; spans dropped');
         done(result);
       });
     },
     shutdown: () => exporter.shutdown(),
     forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
   };
+}
+
+/**
+ * An export error's cause for the log: its code (ECONNREFUSED, an HTTP status) and message,
+ * with any URL cut out, since the endpoint's address may carry credentials.
+ */
+export function describeExportError(error: unknown): string {
+  if (!(error instanceof Error)) return 'unknown';
+  const code = (error as { code?: unknown }).code;
+  const message = error.message.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>');
+  return [error.name, code === undefined ? null : String(code), message].filter((p) => p !== null && p !== '').join(': ');
 }

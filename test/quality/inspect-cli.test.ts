@@ -25,6 +25,17 @@ describe('warden inspect', () => {
     assert.equal(out.checks[0]?.evidence?.languages?.[0]?.language, 'es');
   });
 
+  it('runs minlen against --min-length, and refuses a minimum that is not a whole number', () => {
+    assert.equal(inspect(['--checks', 'minlen', '--min-length', '5'], 'Long enough, surely.').status, 0);
+    const short = inspect(['--checks', 'minlen', '--min-length', '50', '--json'], 'Too short.');
+    assert.equal(short.status, 2);
+    assert.match(short.stdout, /too_short/);
+    assert.equal(inspect(['--checks', 'minlen'], 'anything').status, 3, 'without a minimum it cannot judge');
+    const bad = inspect(['--checks', 'minlen', '--min-length', 'ten'], 'x');
+    assert.equal(bad.status, 64);
+    assert.match(bad.stderr, /--min-length must be a whole number/);
+  });
+
   it('exits 3 when the worst is inconclusive', () => {
     assert.equal(inspect(['--checks', 'language', '--language', 'en'], 'OK').status, 3);
   });

@@ -4,7 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { Writable } from 'node:stream';
 import type { Fleet } from '../../src/sim/index.js';
+import { createLogger } from '../../src/telemetry/index.js';
+import { describeExportError } from '../../src/telemetry/tracing.js';
 import { startHarness } from '../helpers/harness.js';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
@@ -102,3 +105,30 @@ test('a trace per request with a span per attempt, and a span per canary probe, 
 function pick(span: ReceivedSpan, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((k) => [k, span.attributes[k]]));
 }
+
+test('a collector that is down costs the last spans, not the shutdown: close resolves and the log says why', { timeout: 60_000 }, async () => {
+  // A port that refuses: a receiver started and closed again.
+  const gone = await startOtlpReceiver();
+  const endpoint = gone.endpoint;
+  await gone.close();
+  const logs: Array<{ msg?: string; error?: string }> = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(JSON.parse(String(chunk)) as { msg?: string; error?: string });
+      done();
+    },
+  });
+  const h = await startHarness({ scenario: SCENARIO, configYaml: config(`telemetry: { otlp: { endpoint: "${endpoint}" } }`), log: createLogger({ level: 'info', destination }) });
+  await h.client.chat.completions.create({ model: 'chat', messages: HELLO });
+  await h.close();
+  // The exporter retries a refused connection with backoff, so the bounded wait usually ends first.
+  assert.ok(logs.some((l) => /last spans dropped$/.test(l.msg ?? '')), `no dropped spans logged: ${JSON.stringify(logs.map((l) => l.msg))}`);
+});
+
+test('an export error is logged with its code and message, never the endpoint\'s address', () => {
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4318'), { code: 'ECONNREFUSED' });
+  assert.equal(describeExportError(refused), 'Error: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:4318');
+  const withUrl = Object.assign(new Error('Bad Request from https://user:tok3n@collector.example/v1/traces'), { name: 'OTLPExporterError', code: 400 });
+  assert.equal(describeExportError(withUrl), 'OTLPExporterError: 400: Bad Request from <url>');
+  assert.equal(describeExportError(undefined), 'unknown');
+});
