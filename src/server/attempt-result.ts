@@ -20,6 +20,8 @@ export type AttemptResult =
       failure: UpstreamFailure | null;
       /** The whole text when the relay collected it (the role has checks), else null. */
       text: string | null;
+      /** The whole gate passed this text before the commit: no verdict after the fact. */
+      judged: boolean;
       finishReason: string | null;
       usage: Usage | null;
       /** The upstream's own error event went to the client, ending the stream. */

@@ -240,6 +240,7 @@ export class ChatExecution {
       {
         holdBack,
         judgeStart: gate && holdBack && gate.partialChecks.length > 0 ? (text) => gate.judgeStart(text, this.r.language) : null,
+        judgeWhole: gate?.active ? (text, finishReason) => gate.judge({ text, finishReason }, this.r.language) : null,
         collect: gate?.active ?? false,
         stripReasoning: choice.thinking === 'off',
         headers: (served) => this.#headers(this.#servedRoute(choice, served)),
@@ -302,7 +303,7 @@ export class ChatExecution {
         if (failure === null && result.sawUpstreamError) this.d.board.failure(route, probe, 'upstream_error_event');
         else if (failure === null) this.d.board.success(route, probe);
         else if (failure.kind !== 'aborted' && failure.kind !== 'shed') this.d.board.failure(route, probe, failure.code);
-        if (result.text !== null && this.#gate && failure === null) {
+        if (result.text !== null && this.#gate && failure === null && !result.judged) {
           // Already sent: a failure here can only be recorded, never switched silently.
           const verdict = this.#gate.judge({ text: result.text, finishReason: result.finishReason }, this.r.language);
           if (verdict.failed) this.#record.qualityFailed(route, verdict.failed.check, verdict.failed.reason);

@@ -1,7 +1,8 @@
 // Relays a streamed completion. Until the answer starts, the stream is read event by event
 // and held back: the served endpoint is learnt, garbage or an early error can still fall
 // back, the first-token timeout can act, and — when the role sets a hold-back window — the
-// gate judges the first characters before anything is sent. After the commit, bytes go to
+// gate judges the first characters before anything is sent; an answer whose end was read
+// before the commit (it fit in the window, or its first token was its end) gets the whole gate. After the commit, bytes go to
 // the client as they arrive, with backpressure, each event checked on its bytes (SseEventCheck)
 // before it goes; they are parsed only when the role's checks need the whole text. A failure
 // after the commit ends the stream with an SSE error event — one: none of Warden's when the
@@ -22,6 +23,8 @@ export interface StreamHooks {
   holdBack: { chars: number; ms: number } | null;
   /** Judges the held-back start; a failed result rejects the attempt before the client sees it. */
   judgeStart: ((text: string) => GateResult) | null;
+  /** Every check of the role, for an answer read to its end before the commit; a failure rejects it likewise. */
+  judgeWhole: ((text: string, finishReason: string | null) => GateResult) | null;
   /** Collect the whole text (and usage) for the gate's after-the-fact verdict and cost. */
   collect: boolean;
   /** Thinking-off roles: reasoning fields are taken out of every chunk, which is then re-encoded. */
@@ -34,7 +37,7 @@ export interface StreamHooks {
 }
 
 const ERROR_FINISH = Buffer.from('"finish_reason":"error"');
-const REJECTED = new UpstreamFailure('aborted', 'rejected_by_gate', 'the start of the answer failed the quality gate');
+const REJECTED = new UpstreamFailure('aborted', 'rejected_by_gate', 'the held-back answer failed the quality gate');
 
 export class StreamRelay implements ExchangeSink {
   #exchange: Exchange | null = null;
@@ -55,6 +58,8 @@ export class StreamRelay implements ExchangeSink {
   /** The upstream's own error event went to the client (an error object, or finish_reason "error"). */
   #sawUpstreamError = false;
   #holdTimer: NodeJS.Timeout | null = null;
+  /** The length of the text the whole gate passed before the commit; -1 when it did not judge. */
+  #judgedChars = -1;
   #onDrain = () => this.#exchange?.resume();
   /** Re-encoded events waiting to go out, when reasoning is stripped; null relays raw bytes. */
   #out: string[] | null;
@@ -215,7 +220,7 @@ export class StreamRelay implements ExchangeSink {
     if (this.#committed || this.#settled) return this.#committed;
     if (this.#holdTimer) clearTimeout(this.#holdTimer);
     this.#holdTimer = null;
-    const verdict = this.hooks.judgeStart && this.#text ? this.hooks.judgeStart(this.#text) : null;
+    const verdict = this.#judgeHeld();
     if (verdict && !verdict.passed) {
       const served = this.#served;
       this.#settle({ kind: 'rejected', gate: verdict, servedEndpoint: served });
@@ -226,6 +231,19 @@ export class StreamRelay implements ExchangeSink {
     if (held === null) return false;
     this.#commit(held);
     return true;
+  }
+
+  /**
+   * The gate's verdict on what was held: the whole gate, as for a non-streamed answer, when the
+   * answer's end (its finish reason or [DONE]) was read; else the start checks on its text.
+   */
+  #judgeHeld(): GateResult | null {
+    const { judgeWhole, judgeStart } = this.hooks;
+    if (judgeWhole && (this.#finishReason !== null || this.#sawDone)) {
+      this.#judgedChars = this.#text.length;
+      return judgeWhole(this.#text, this.#finishReason);
+    }
+    return judgeStart && this.#text ? judgeStart(this.#text) : null;
   }
 
   /**
@@ -302,6 +320,7 @@ export class StreamRelay implements ExchangeSink {
       servedEndpoint: this.#served,
       failure,
       text: this.hooks.collect ? this.#text : null,
+      judged: this.#judgedChars === this.#text.length,
       finishReason: this.#finishReason,
       usage: this.#usage,
       sawUpstreamError: this.#sawUpstreamError,
