@@ -32,8 +32,32 @@ export function readSignals(request: ChatRequest, difficultyHeader: string | und
   let depth = 0;
   for (const m of request.messages) if (m.role === 'user') depth++;
   const text = lastUserText(request.messages).toLowerCase();
-  const keyword = keywords.find((k) => text.includes(k.toLowerCase())) ?? null;
+  const keyword = keywords.find((k) => containsKeyword(text, k.toLowerCase())) ?? null;
   return { hint, keyword, tools: Array.isArray(request.tools) ? request.tools.length : 0, depth };
+}
+
+/** Letters of scripts written without spaces between words: there a keyword is any substring. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+/**
+ * Whether `keyword` occurs in `text` as a word or phrase: where the keyword begins or ends
+ * with a letter of a spaced script, the text must not go on with a letter there ("prove" is
+ * not found in "improve" or "approve"); in Chinese, Japanese or Thai any occurrence counts.
+ */
+export function containsKeyword(text: string, keyword: string): boolean {
+  if (keyword === '') return false;
+  const first = keyword[0]!;
+  const last = keyword[keyword.length - 1]!;
+  const checkBefore = WORD_CHAR.test(first) && !UNSPACED.test(first);
+  const checkAfter = WORD_CHAR.test(last) && !UNSPACED.test(last);
+  for (let at = text.indexOf(keyword); at !== -1; at = text.indexOf(keyword, at + 1)) {
+    if (checkBefore && at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
+    const end = at + keyword.length;
+    if (checkAfter && end < text.length && WORD_CHAR.test(text[end]!)) continue;
+    return true;
+  }
+  return false;
 }
 
 export function decideEscalation(signals: EscalationSignals, escalation: NonNullable<RoleConfig['escalation']>): EscalationDecision {

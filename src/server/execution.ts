@@ -395,7 +395,9 @@ export class ChatExecution {
     const first = this.#failures[0];
     if (first) headers['x-warden-fallback'] = `${first.outcome}:${first.reason} at ${this.#servedRoute(first.choice, first.servedEndpoint)}`;
     const escalation = this.r.escalation;
-    if (escalation?.escalate) headers['x-warden-escalation'] = `score=${escalation.score}; cause=${escalation.cause}; to=${this.r.plan.escalationModel?.name}`;
+    // The cause may quote a keyword in any script; a header value must be ASCII (node refuses
+    // the rest), so it is escaped as in JSON: cause=keyword="\u8bc1\u660e".
+    if (escalation?.escalate) headers['x-warden-escalation'] = asciiHeaderValue(`score=${escalation.score}; cause=${escalation.cause}; to=${this.r.plan.escalationModel?.name}`);
     return headers;
   }
 
@@ -446,4 +448,9 @@ export class ChatExecution {
     this.#record.finish(this.r.res, route, outcome, this.#failures.length, this.#planner.attempts);
     return null;
   }
+}
+
+/** `value` with every character outside printable ASCII written as a JSON-style \uXXXX escape. */
+export function asciiHeaderValue(value: string): string {
+  return value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

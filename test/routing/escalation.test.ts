@@ -21,6 +21,16 @@ test('a keyword sets a floor; no signal stays below the threshold', () => {
   assert.equal(easy.escalate, false);
 });
 
+test('a keyword matches as a word or phrase in spaced scripts, anywhere in Chinese or Japanese', () => {
+  const keywordOf = (content: string) => readSignals(ask(content), undefined, ['prove', 'step by step', '证明', 'C++']).keyword;
+  assert.equal(keywordOf('I approve of this improvement'), null, 'not inside other words');
+  assert.equal(keywordOf('Prove it.'), 'prove');
+  assert.equal(keywordOf('can you (prove) this?'), 'prove');
+  assert.equal(keywordOf('Explain it step by step, please'), 'step by step');
+  assert.equal(keywordOf('请证明这个定理'), '证明', 'no spaces between words in Chinese');
+  assert.equal(keywordOf('is C++ hard?'), 'C++', 'a keyword ending in a symbol needs no boundary there');
+});
+
 test('many tools and a deep dialogue escalate without a hint; a bad header is ignored', () => {
   const tools = Array.from({ length: 8 }, (_, i) => ({ type: 'function', function: { name: `t${i}` } }));
   const messages = Array.from({ length: 14 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: 'step' }));

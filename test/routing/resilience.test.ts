@@ -42,7 +42,7 @@ roles:
   lusophone: { tier: degrade, models: [ptweak, other, ptgood], checks: [language], language: pt }
   polyglot:  { tier: degrade, models: [ptweak, ptgood], checks: [language] }
   streamy:   { tier: degrade, models: [stray, clean], checks: [prefix, encoding], holdBack: { chars: 60, ms: 2s } }
-  smart:     { tier: degrade, models: [easy], escalation: { model: strong, threshold: 0.6, keywords: [prove] } }
+  smart:     { tier: degrade, models: [easy], escalation: { model: strong, threshold: 0.6, keywords: [prove, 证明] } }
   extraction: { tier: degrade, models: [thinker], thinking: on }
   musing:    { tier: degrade, models: [thinker], thinking: on }
 `;
@@ -273,5 +273,17 @@ describe('resilience', () => {
     assert.equal(keyword.response.headers.get('x-warden-escalation'), 'score=0.75; cause=keyword="prove"; to=strong');
     const body = h.fleet.stats().recent.at(-1)!.body as Record<string, unknown>;
     assert.equal(body.model, 'strong-model');
+  });
+
+  test('a keyword in any script escalates and its header stays ASCII, streamed or not; the strong route is not blamed', async () => {
+    const messages = [{ role: 'user' as const, content: '请证明这个定理' }];
+    const plain = await h.client.chat.completions.create({ model: 'smart', messages }).withResponse();
+    assert.equal(plain.response.headers.get('x-warden-escalation'), 'score=0.75; cause=keyword="\\u8bc1\\u660e"; to=strong');
+    assert.equal(JSON.parse(/keyword=("[^"]*")/.exec(plain.response.headers.get('x-warden-escalation')!)![1]!), '证明', 'a JSON string: decodable');
+    const stream = await h.client.chat.completions.create({ model: 'smart', messages, stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    assert.ok(text.length > 0);
+    assert.equal(h.gateway.breakers.snapshot('strong@strong')?.consecutiveFailures ?? 0, 0);
   });
 });
