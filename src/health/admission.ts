@@ -17,19 +17,23 @@ export class RouteAdmission implements RouteHealth {
   ) {}
 
   admit(routeId: string): HealthAdmission {
-    const entries = this.blocklist.entriesFor(routeId);
-    if (entries.length > 0) {
-      const until = Math.max(...entries.map((e) => e.until ?? this.clock.now() + BLOCKED_RETRY_MS));
-      return { admitted: false, retryAt: until, outOfService: true };
-    }
+    const blockedUntil = this.#blockedUntil(routeId);
+    if (blockedUntil !== null) return { admitted: false, retryAt: blockedUntil, outOfService: true };
     return this.board.admit(routeId);
   }
 
   refusal(routeId: string): { retryAt: number; outOfService: boolean } | null {
-    const entries = this.blocklist.entriesFor(routeId);
-    if (entries.length > 0) return { retryAt: Math.max(...entries.map((e) => e.until ?? this.clock.now() + BLOCKED_RETRY_MS)), outOfService: true };
+    const blockedUntil = this.#blockedUntil(routeId);
+    if (blockedUntil !== null) return { retryAt: blockedUntil, outOfService: true };
     const retryAt = this.board.reopensAt(routeId);
     return retryAt === null ? null : { retryAt, outOfService: false };
+  }
+
+  /** When the route's last blocklist entry ends; null when none holds it. */
+  #blockedUntil(routeId: string): number | null {
+    const entries = this.blocklist.entriesFor(routeId);
+    if (entries.length === 0) return null;
+    return Math.max(...entries.map((e) => e.until ?? this.clock.now() + BLOCKED_RETRY_MS));
   }
 
   ignoredEndpoints(model: CatalogModel): readonly string[] {

@@ -12,6 +12,7 @@ import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type Faile
 import type { QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome, RequestLog, SpanSource } from '../telemetry/index.js';
 import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
+import { retryAfterSeconds, wardenHeaders } from './answer-headers.js';
 import { attemptPayload } from './attempt-payload.js';
 import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
@@ -20,7 +21,7 @@ import { StreamRelay } from './relay-stream.js';
 import { sendError, sendRaw } from './respond.js';
 import { sendSyntheticAnswer } from './synthetic.js';
 import { standInAnswer, unavailableMessage } from './tier.js';
-import { answerForStatus, credentialsRefused, errorForFailure, outcomeForFailure } from './upstream-answer.js';
+import { answerForStatus, directModelError, outcomeForFailure } from './upstream-answer.js';
 
 export interface ExecutionDeps {
   pools: PoolSet;
@@ -336,21 +337,11 @@ export class ChatExecution {
     const last = this.#failures.at(-1);
     const route = last ? this.#servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.routeIdFor(this.r.plan.pinnedEndpoint);
     if (!role) {
-      // A model named directly has no tier: the client gets the upstream's own failure, but
-      // not its 401/403: that refused Warden's key, and the client's own key is fine.
-      if (last?.outcome === 'config' && last.status) {
-        sendError(this.r.res, credentialsRefused(route, last.status.status), this.#headers(route));
-        return void this.#finish(route, 'upstream_error');
-      }
-      if (last?.status) {
-        return void this.#finish(route, this.#passThrough(last.status, route));
-      }
-      if (last?.failure) {
-        sendError(this.r.res, errorForFailure(last.failure, route), this.#headers(route));
-        return void this.#finish(route, outcomeForFailure(last.failure));
-      }
-      sendError(this.r.res, roleUnavailable(`route ${route} is out of service${last ? `: ${last.reason}` : ''}`, this.#retryAfterSeconds()), this.#headers(route));
-      return void this.#finish(route, 'upstream_error');
+      // A model named directly has no tier: the client gets the upstream's own failure.
+      if (last?.status && last.outcome !== 'config') return void this.#finish(route, this.#passThrough(last.status, route));
+      const { error, outcome } = directModelError(last, route, () => this.#retryAfterSeconds());
+      sendError(this.r.res, error, this.#headers(route));
+      return void this.#finish(route, outcome);
     }
     const why = this.#failures.length > 0 ? this.#failures.map((f) => `${this.#servedRoute(f.choice, f.servedEndpoint)}: ${f.reason}`).join('; ') : 'every route is out of service';
     const headers = this.#headers(route);
@@ -388,17 +379,19 @@ export class ChatExecution {
   }
 
   #headers(route: string, contentType?: string): OutgoingHttpHeaders {
-    const headers: OutgoingHttpHeaders = { 'x-request-id': this.r.requestId, 'x-warden-route': route, 'x-warden-attempts': String(Math.max(1, this.#planner.attempts)) };
-    if (contentType) headers['content-type'] = contentType;
-    const role = this.r.plan.role;
-    if (role) headers['x-warden-role'] = role.name;
     const first = this.#failures[0];
-    if (first) headers['x-warden-fallback'] = `${first.outcome}:${first.reason} at ${this.#servedRoute(first.choice, first.servedEndpoint)}`;
     const escalation = this.r.escalation;
-    // The cause may quote a keyword in any script; a header value must be ASCII (node refuses
-    // the rest), so it is escaped as in JSON: cause=keyword="\u8bc1\u660e".
-    if (escalation?.escalate) headers['x-warden-escalation'] = asciiHeaderValue(`score=${escalation.score}; cause=${escalation.cause}; to=${this.r.plan.escalationModel?.name}`);
-    return headers;
+    return wardenHeaders(
+      {
+        requestId: this.r.requestId,
+        route,
+        attempts: this.#planner.attempts,
+        role: this.r.plan.role?.name ?? null,
+        fallback: first ? `${first.outcome}:${first.reason} at ${this.#servedRoute(first.choice, first.servedEndpoint)}` : null,
+        escalation: escalation?.escalate ? `score=${escalation.score}; cause=${escalation.cause}; to=${this.r.plan.escalationModel?.name}` : null,
+      },
+      contentType,
+    );
   }
 
   /** The route an answer belongs to: the endpoint that served it, when the aggregator says. */
@@ -407,40 +400,15 @@ export class ChatExecution {
     return choice.model.routeIdFor(served);
   }
 
-  /**
-   * When to come back: the first refused route's reopening, else the shortest Retry-After of
-   * the 429s this request met (the upstreams' own word), else 30 s.
-   */
   #retryAfterSeconds(): number {
-    const now = this.d.clock.now();
-    const at = this.#planner.earliestRetryAt;
-    if (at !== null) return Math.max(1, Math.ceil((at - now) / 1000));
-    let soonestMs: number | null = null;
-    for (const f of this.#failures) {
-      if (f.status?.status !== 429) continue;
-      const ms = parseRetryAfter(f.status.headers['retry-after'], now);
-      if (ms !== null && (soonestMs === null || ms < soonestMs)) soonestMs = ms;
-    }
-    return soonestMs === null ? 30 : Math.max(1, Math.ceil(soonestMs / 1000));
+    return retryAfterSeconds(this.#planner.earliestRetryAt, this.#failures.map((f) => f.status), this.d.clock.now());
   }
 
   /** `toModel`: the model whose answer went out, null when the tier answered. */
   #ledger(finalRoute: string | null, outcome: string, toModel: string | null = null): void {
-    const first = this.#failures[0];
-    const role = this.r.plan.role;
-    if (!role) return;
-    const reason = first ? `${first.outcome}:${first.reason}` : this.r.escalation?.escalate ? `escalation:${this.r.escalation.cause}` : 'none';
-    if (first) this.d.metrics.recordFallback(role.name, reason, first.choice.model.name, toModel ?? 'none');
-    this.d.audit.ledger({
-      requestId: this.r.requestId,
-      role: role.name,
-      primaryRoute: first ? this.#servedRoute(first.choice, first.servedEndpoint) : (finalRoute ?? this.r.plan.candidates[0]!.directRouteId),
-      reason,
-      finalRoute,
-      outcome,
-      attempts: this.#planner.attempts,
-      latencyMs: Math.round(this.#record.elapsed()),
-    });
+    const f = this.#failures[0];
+    const first = f ? { reason: `${f.outcome}:${f.reason}`, route: this.#servedRoute(f.choice, f.servedEndpoint), model: f.choice.model.name } : null;
+    this.#record.ledger(first, this.r.escalation?.escalate ? this.r.escalation.cause : null, finalRoute, outcome, this.#planner.attempts, toModel);
   }
 
   /** The request's end, once. */
@@ -448,9 +416,4 @@ export class ChatExecution {
     this.#record.finish(this.r.res, route, outcome, this.#failures.length, this.#planner.attempts);
     return null;
   }
-}
-
-/** `value` with every character outside printable ASCII written as a JSON-style \uXXXX escape. */
-export function asciiHeaderValue(value: string): string {
-  return value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

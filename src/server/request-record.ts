@@ -1,14 +1,24 @@
 // What one chat request leaves behind besides its answer: attempts counted by error class, its
-// trace spans, the rollout arm's figures, the request metric and its log line. Kept apart from
+// trace spans, the rollout arm's figures, its fallback-ledger line, the request metric and its
+// log line. Kept apart from
 // the execution so that deciding (execution.ts) and recording (here) can be read on their own.
 import type { ServerResponse } from 'node:http';
 import type { CatalogModel } from '../catalog/index.js';
 import type { Usage } from '../protocol/types.js';
 import type { Plan } from '../routing/index.js';
-import type { ErrorClass, GatewayMetrics, Outcome, RequestLog, Span, SpanSource, Spans } from '../telemetry/index.js';
+import type { Audit, ErrorClass, GatewayMetrics, Outcome, RequestLog, Span, SpanSource, Spans } from '../telemetry/index.js';
+
+/** The first failed attempt of a request that fell back. */
+export interface FirstFailure {
+  /** `outcome:reason`. */
+  reason: string;
+  route: string;
+  model: string;
+}
 
 export interface RecordDeps {
   metrics: GatewayMetrics;
+  audit: Audit;
   tracing: SpanSource;
   requestLog: RequestLog;
 }
@@ -76,6 +86,27 @@ export class RequestRecord {
     const usd = price ? (usage.prompt_tokens * price.input + usage.completion_tokens * price.output) / 1e6 : null;
     this.d.metrics.recordUsage(this.plan.label, model.name, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0, usd);
     if (usd !== null) this.#costUsd += usd;
+  }
+
+  /**
+   * A role request's line in the fallback ledger (a fallback, an escalation, a stand-in answer,
+   * a 503): `finalRoute` and `toModel` are null when the tier answered. Not for models named directly.
+   */
+  ledger(first: FirstFailure | null, escalationCause: string | null, finalRoute: string | null, outcome: string, attempts: number, toModel: string | null): void {
+    const role = this.plan.role;
+    if (!role) return;
+    const reason = first ? first.reason : escalationCause !== null ? `escalation:${escalationCause}` : 'none';
+    if (first) this.d.metrics.recordFallback(role.name, reason, first.model, toModel ?? 'none');
+    this.d.audit.ledger({
+      requestId: this.requestId,
+      role: role.name,
+      primaryRoute: first ? first.route : (finalRoute ?? this.plan.candidates[0]!.directRouteId),
+      reason,
+      finalRoute,
+      outcome,
+      attempts,
+      latencyMs: Math.round(this.elapsed()),
+    });
   }
 
   /** The request's end, once: metrics, the rollout arm's figures, its log line and its span. */

@@ -1,7 +1,7 @@
 // What the client gets when the upstream did not produce a usable answer: its own 4xx as it
 // wrote it, a 429 with its Retry-After, or a 502/504 naming the route and the reason.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { errorMessageOf, GatewayError } from '../protocol/errors.js';
+import { errorMessageOf, GatewayError, roleUnavailable } from '../protocol/errors.js';
 import type { Outcome } from '../telemetry/index.js';
 import type { UpstreamFailure } from '../upstream/index.js';
 
@@ -24,6 +24,25 @@ export function answerForStatus(status: number, headers: IncomingHttpHeaders, bo
   const detail = upstreamMessage(body);
   const error = new GatewayError(502, 'upstream_error', 'upstream_error', `upstream ${routeId} answered ${status}${detail ? `: ${detail}` : ''}`);
   return { status: 502, headers: { 'content-type': 'application/json' }, body: JSON.stringify(error.toBody()), outcome: 'upstream_error' };
+}
+
+/** What a failed attempt left for the client: the outcome class, the upstream's status answer or its failure. */
+export interface AttemptLeftover {
+  outcome: string;
+  reason: string;
+  status?: { status: number };
+  failure?: UpstreamFailure;
+}
+
+/**
+ * The error a model named directly answers with when its route gave nothing to pass through
+ * (an upstream status answer is passed through instead, except a 401/403: that refused Warden's
+ * key, and the client's own key is fine). `last` is undefined when the route was refused.
+ */
+export function directModelError(last: AttemptLeftover | undefined, routeId: string, retryAfterSeconds: () => number): { error: GatewayError; outcome: Outcome } {
+  if (last?.outcome === 'config' && last.status) return { error: credentialsRefused(routeId, last.status.status), outcome: 'upstream_error' };
+  if (last?.failure) return { error: errorForFailure(last.failure, routeId), outcome: outcomeForFailure(last.failure) };
+  return { error: roleUnavailable(`route ${routeId} is out of service${last ? `: ${last.reason}` : ''}`, retryAfterSeconds()), outcome: 'upstream_error' };
 }
 
 /** The upstream refused Warden's own credentials (401/403): the operator's to fix, so a 502, not the upstream's status. */
