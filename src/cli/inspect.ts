@@ -19,10 +19,13 @@ export const INSPECT_EXIT = { pass: 0, fail: 2, inconclusive: 3 } as const;
 /** A flag the user got wrong: the CLI prints the message with the usage and exits 64. */
 export class InspectUsageError extends Error {}
 
+/** The input cannot be judged as a reply: the CLI prints the message and exits 1. */
+export class InspectInputError extends Error {}
+
 export async function runInspect(options: InspectOptions, stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
   const names = parseChecks(options.checks);
   const expectation = buildExpectation(options, names);
-  const text = stripOneNewline(await readAll(stdin));
+  const text = stripOneNewline(await readAll(stdin, INSPECT_MAX_BYTES));
   if (names.includes('language')) warmUp();
   const verdicts = runChecks(names, { text, finishReason: 'stop' }, expectation);
   const worst = worstVerdict(verdicts);
@@ -78,9 +81,19 @@ function readSchema(file: string): object {
   return parsed;
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** One reply is judged; a bigger input is a mistake (a log file, a dump), not a reply, and
+ * reading it whole took seconds and gigabytes before the checks even began. */
+export const INSPECT_MAX_BYTES = 16 * 1024 * 1024;
+
+async function readAll(stream: NodeJS.ReadableStream, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > maxBytes) throw new InspectInputError(`stdin holds more than ${maxBytes / (1024 * 1024)} MiB; inspect judges one reply (pipe in the reply's text only)`);
+    chunks.push(buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

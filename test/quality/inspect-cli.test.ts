@@ -36,6 +36,13 @@ describe('warden inspect', () => {
     assert.match(bad.stderr, /--min-length must be a whole number/);
   });
 
+  it('refuses an input far bigger than one reply with a message, instead of reading it all', () => {
+    const run = inspect(['--checks', 'nonempty'], 'a'.repeat(16 * 1024 * 1024 + 1));
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /stdin holds more than 16 MiB; inspect judges one reply/);
+    assert.equal(inspect(['--checks', 'nonempty'], 'a'.repeat(1024 * 1024)).status, 0, 'a long reply is still judged');
+  });
+
   it('exits 3 when the worst is inconclusive', () => {
     assert.equal(inspect(['--checks', 'language', '--language', 'en'], 'OK').status, 3);
   });
