@@ -65,9 +65,12 @@ export const notFound = (path: string) =>
   new GatewayError(404, 'not_found', 'not_found_error', `No route for ${path}`);
 export const methodNotAllowed = (method: string, path: string) =>
   new GatewayError(405, 'method_not_allowed', 'invalid_request_error', `Method ${method} is not allowed on ${path}`);
-/** Nothing could answer in time: a strict role, a spent chain, a direct route out of service. */
+/** Nothing could answer in time: a strict role, a spent chain. */
 export const roleUnavailable = (message: string, retryAfterSeconds: number) =>
   new GatewayError(503, 'role_unavailable', 'service_unavailable', message, null, { 'retry-after': String(retryAfterSeconds) });
+/** A model or route id the client named directly is out of service (no role was involved). */
+export const routeUnavailable = (message: string, retryAfterSeconds: number) =>
+  new GatewayError(503, 'route_unavailable', 'service_unavailable', message, 'model', { 'retry-after': String(retryAfterSeconds) });
 
 /** The message of an error as upstreams write it (`"text"`, `{message}`, `{error: {message}}`), capped; null when there is none. */
 export function errorMessageOf(value: unknown): string | null {

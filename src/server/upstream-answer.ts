@@ -1,7 +1,7 @@
 // What the client gets when the upstream did not produce a usable answer: its own 4xx as it
 // wrote it, a 429 with its Retry-After, or a 502/504 naming the route and the reason.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { errorMessageOf, GatewayError, roleUnavailable } from '../protocol/errors.js';
+import { errorMessageOf, GatewayError, routeUnavailable } from '../protocol/errors.js';
 import type { Outcome } from '../telemetry/index.js';
 import type { UpstreamFailure } from '../upstream/index.js';
 
@@ -42,7 +42,7 @@ export interface AttemptLeftover {
 export function directModelError(last: AttemptLeftover | undefined, routeId: string, retryAfterSeconds: () => number): { error: GatewayError; outcome: Outcome } {
   if (last?.outcome === 'config' && last.status) return { error: credentialsRefused(routeId, last.status.status), outcome: 'upstream_error' };
   if (last?.failure) return { error: errorForFailure(last.failure, routeId), outcome: outcomeForFailure(last.failure) };
-  return { error: roleUnavailable(`route ${routeId} is out of service${last ? `: ${last.reason}` : ''}`, retryAfterSeconds()), outcome: 'upstream_error' };
+  return { error: routeUnavailable(`route ${routeId} is out of service${last ? `: ${last.reason}` : ''}`, retryAfterSeconds()), outcome: 'upstream_error' };
 }
 
 /** The upstream refused Warden's own credentials (401/403): the operator's to fix, so a 502, not the upstream's status. */

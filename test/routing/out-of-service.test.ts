@@ -34,6 +34,7 @@ describe('routes out of service', () => {
     await assert.rejects(h.client.chat.completions.create({ model, messages: HELLO }), (e: unknown) => {
       assert.ok(e instanceof OpenAI.APIError, String(e));
       assert.equal(e.status, 503);
+      assert.equal(e.code, 'route_unavailable', 'a model named directly is not a role');
       assert.ok(e.message.includes(`route ${route} is out of service`), e.message);
       assert.equal(e.headers?.get('x-warden-route'), route);
       headers = e.headers;
