@@ -27,6 +27,9 @@ export const routeShed = (route: string, why: string) => new UpstreamFailure('sh
 
 export const invalidResponse = (detail: string) => new UpstreamFailure('invalid_response', 'upstream_invalid_response', detail);
 
+/** The upstream ended its response cleanly before the stream's [DONE]: to the client, the same loss as a reset. */
+export const streamCut = () => new UpstreamFailure('reset', 'upstream_connection_lost', 'upstream closed the stream before it finished');
+
 /** Maps undici's errors to ours; the message keeps undici's code, never a URL with credentials. */
 export function fromUndiciError(error: Error & { code?: string }): UpstreamFailure {
   if (error instanceof UpstreamFailure) return error;

@@ -136,6 +136,13 @@ function startScriptedUpstream(): Promise<Scripted> {
       write(' json\n\ndata: [DONE]\n\n');
     },
     'error-event': async (write) => write(START + OPENAI_ERROR),
+    // The role chunk, then the response ends cleanly or the connection drops: no content token yet.
+    'cut-before-token': async (write) => write(CHUNK({ role: 'assistant', content: '' })),
+    'reset-before-token': async (write) => {
+      write(CHUNK({ role: 'assistant', content: '' }));
+      throw new Error('connection dropped');
+    },
+    whole: async (write) => write(START + CHUNK({}, 'stop') + 'data: [DONE]\n\n'),
     'error-event-done': async (write) => write(START + OPENAI_ERROR + 'data: [DONE]\n\n'),
   };
   const server = createServer((req, res) => {
@@ -166,7 +173,12 @@ models:
   split: { provider: scripted, model: split }
   error-event: { provider: scripted, model: error-event }
   error-event-done: { provider: scripted, model: error-event-done }
+  cut-before-token: { provider: scripted, model: cut-before-token }
+  reset-before-token: { provider: scripted, model: reset-before-token }
+  whole: { provider: scripted, model: whole }
 roles:
+  cut-early: { tier: degrade, models: [cut-before-token, whole] }
+  reset-early: { tier: degrade, models: [reset-before-token, whole] }
   checked-split: { tier: degrade, models: [split], checks: [nonempty] }
   nothink-split: { tier: degrade, models: [split], thinking: off }
 `,
@@ -195,6 +207,19 @@ roles:
       assert.match(error.message, /split@scripted/);
       const label = model === 'split' ? '-' : model;
       assert.equal(count(await metrics(h.url), `warden_requests_total{role="${label}",route="split@scripted",outcome="stream_error"}`), 1);
+    });
+  }
+
+  // Without a hold-back window nothing goes out before the first content token: a stream lost
+  // before it is a failed attempt, and the next route answers.
+  for (const [role, route] of [['cut-early', 'cut-before-token@scripted'], ['reset-early', 'reset-before-token@scripted']] as const) {
+    test(`${role}: a stream lost before its first token falls back, the client sees only the fallback`, async () => {
+      const { data, response } = await h.client.chat.completions.create({ model: role, messages: HELLO, stream: true }).withResponse();
+      let text = '';
+      for await (const chunk of data) text += chunk.choices[0]?.delta?.content ?? '';
+      assert.equal(text, 'Hello');
+      assert.deepEqual([response.headers.get('x-warden-route'), response.headers.get('x-warden-fallback')], ['whole@scripted', `transport:upstream_connection_lost at ${route}`]);
+      assert.equal(h.gateway.breakers.snapshot(route)?.consecutiveFailures, 1);
     });
   }
 
