@@ -65,6 +65,9 @@ export const notFound = (path: string) =>
   new GatewayError(404, 'not_found', 'not_found_error', `No route for ${path}`);
 export const methodNotAllowed = (method: string, path: string) =>
   new GatewayError(405, 'method_not_allowed', 'invalid_request_error', `Method ${method} is not allowed on ${path}`);
+/** Warden itself failed; what went wrong is in the gateway log, never in the answer. */
+export const internalError = () =>
+  new GatewayError(500, 'internal_error', 'api_error', 'Warden failed to handle this request; see the gateway log');
 /** Nothing could answer in time: a strict role, a spent chain. */
 export const roleUnavailable = (message: string, retryAfterSeconds: number) =>
   new GatewayError(503, 'role_unavailable', 'service_unavailable', message, null, { 'retry-after': String(retryAfterSeconds) });

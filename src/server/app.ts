@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Secret } from '../config/index.js';
 import { PAGE_HEADERS, type DashboardAssets } from '../dashboard/index.js';
-import { GatewayError, isGatewayError, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
+import { GatewayError, internalError, isGatewayError, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
 import { handleAdmin, type AdminDeps } from './admin.js';
 import { handleChat, type ChatDeps } from './chat.js';
 import { answerClientErrors } from './client-error.js';
@@ -103,7 +103,7 @@ const pathOf = (url: string) => (url.indexOf('?') === -1 ? url : url.slice(0, ur
 const isChatPath = (path: string) => path === '/v1/chat/completions' || path === '/chat/completions';
 
 function fail(path: string, res: ServerResponse, e: unknown, requestId: string, startedAt: number, deps: AppDeps): void {
-  const error = isGatewayError(e) ? e : new GatewayError(500, 'internal_error', 'api_error', 'Warden failed to handle this request; see the gateway log');
+  const error = isGatewayError(e) ? e : internalError();
   if (!isGatewayError(e)) deps.log.error({ requestId, err: e }, 'unhandled error');
   // A chat request refused before its execution (auth, body, unknown model) is counted and
   // still gets its line; the admin API's and the page's refusals are not chat traffic.

@@ -4,8 +4,7 @@
 // chain is spent — the role's tier deciding between a 503, a default and a degrade message.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from '../clock/index.js';
-import { roleUnavailable, type GatewayError } from '../protocol/errors.js';
-import { sseData } from '../protocol/sse.js';
+import { internalError, roleUnavailable, type GatewayError } from '../protocol/errors.js';
 import type { ChatRequest } from '../protocol/types.js';
 import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
@@ -18,7 +17,7 @@ import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
 import { RequestRecord } from './request-record.js';
 import { StreamRelay } from './relay-stream.js';
-import { sendError, sendRaw } from './respond.js';
+import { endWithError, sendError, sendRaw } from './respond.js';
 import { sendSyntheticAnswer } from './synthetic.js';
 import { standInAnswer, unavailableMessage } from './tier.js';
 import { answerForStatus, directModelError, outcomeForFailure } from './upstream-answer.js';
@@ -262,6 +261,8 @@ export class ChatExecution {
     const route = this.#servedRoute(choice, served);
     const probe = route === choice.routeId && choice.probe;
     this.#record.attemptSettled(errorClassOf(result));
+    const failure = result.kind === 'failure' || result.kind === 'streamed' ? result.failure : null;
+    if (failure?.kind === 'internal') return this.#failedHere(route, failure);
     switch (result.kind) {
       case 'status': {
         const outcome = classifyStatus(result.status);
@@ -363,12 +364,21 @@ export class ChatExecution {
 
   /** Answers with the shutdown's error; a stream under way gets it as its last event. */
   #stopped(route: string): void {
-    const { res } = this.r;
-    const error = this.#stopping!;
-    if (!res.headersSent) sendError(res, error, this.#headers(route));
-    else if (!res.writableEnded && this.r.stream) res.end(sseData(error.toBody()));
-    else if (!res.writableEnded) res.destroy();
+    endWithError(this.r.res, this.#stopping!, this.r.stream, this.#headers(route));
     this.#finish(route, 'shutting_down');
+  }
+
+  /**
+   * Warden failed while answering (writing to the client, or its own code threw): not the
+   * route's doing, so neither its breaker nor its health hears of it, and no other route is
+   * tried — it would fail the same way. The client gets a 500, or an SSE error event on a
+   * stream under way; the answer's headers stay out (they may be what failed).
+   */
+  #failedHere(route: string, failure: UpstreamFailure): null {
+    this.d.log.error({ requestId: this.r.requestId, route, reason: failure.message, err: failure.cause }, 'Warden failed while answering; the route is not blamed');
+    endWithError(this.r.res, internalError(), this.r.stream, { 'x-request-id': this.r.requestId });
+    if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, 'failed');
+    return this.#finish(route, 'internal_error');
   }
 
   /** Relays an upstream's own error answer (status, body, its safe headers) with Warden's headers. */

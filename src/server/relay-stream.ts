@@ -14,7 +14,7 @@ import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import { SseEventCheck } from '../protocol/sse-check.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
 import type { GateResult } from '../routing/gate.js';
-import { invalidResponse, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
+import { invalidResponse, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
 import { describe } from './relay-json.js';
 
@@ -127,9 +127,18 @@ export class StreamRelay implements ExchangeSink {
   #afterRead(): void {
     if (this.#started && this.#holdBackSatisfied()) this.#tryCommit();
     else if (this.#started && this.#holdTimer === null && this.hooks.holdBack) {
-      this.#holdTimer = setTimeout(() => this.#tryCommit(), this.hooks.holdBack.ms);
+      this.#holdTimer = setTimeout(this.#onHoldTimeout, this.hooks.holdBack.ms);
     }
   }
+
+  /** The window's time is up: commit what is held. Outside the exchange's callbacks, so a throw is caught here, as the exchange does. */
+  #onHoldTimeout = (): void => {
+    try {
+      this.#tryCommit();
+    } catch (e) {
+      this.#exchange!.abort(sinkFailure(e));
+    }
+  };
 
   onEnd(): void {
     if (this.#settled) return;
@@ -142,12 +151,15 @@ export class StreamRelay implements ExchangeSink {
       if (!this.#started && !this.#sawDone && this.#served === null && !(everything.includes('data:') || everything.length === 0)) {
         return this.onError(invalidResponse(`upstream answered 200 without an event stream (${describe(everything)})`));
       }
+      // Nothing went out yet: a stream that ended before its [DONE] is a lost stream like a
+      // reset — the route failed, and the next one answers — not a start to commit and cut.
+      if (!this.#readToDone()) return this.onError(streamCut());
       if (!this.#tryCommit()) return;
     }
     if (this.#check && !this.#forward(this.#check.end())) return;
     const finished = this.#check ? this.#check.sawDone : this.#sawDone;
     // After the upstream's own error event the stream is over, [DONE] or not.
-    if (!finished && !this.#sawUpstreamError) return this.#failCommitted(invalidResponse('upstream closed the stream before it finished'));
+    if (!finished && !this.#sawUpstreamError) return this.#failCommitted(streamCut());
     this.res.end();
     this.#settle(this.#streamed(null));
   }
@@ -207,6 +219,18 @@ export class StreamRelay implements ExchangeSink {
         this.hooks.onFirstToken(this.#served);
       }
     }
+    return true;
+  }
+
+  /**
+   * Before the commit, at the stream's end: whether [DONE] was read, perhaps as a last event
+   * the stream did not close with its blank line (re-encoded events get it added to what is held).
+   */
+  #readToDone(): boolean {
+    if (this.#sawDone) return true;
+    if (!this.#reader!.end().some((event) => event.data?.trim() === '[DONE]')) return false;
+    this.#sawDone = true;
+    if (this.#out) this.#held.push(Buffer.from(SSE_DONE));
     return true;
   }
 
@@ -304,9 +328,12 @@ export class StreamRelay implements ExchangeSink {
     return false;
   }
 
-  /** After the headers went out the status cannot change: the stream ends with an error event. */
+  /**
+   * After the headers went out the status cannot change: the stream ends with an error event.
+   * Not for Warden's own failure (`internal`): writing may be what failed, the execution ends it.
+   */
   #failCommitted(failure: UpstreamFailure): void {
-    if (failure.kind !== 'aborted' && !this.res.destroyed) {
+    if (failure.kind !== 'aborted' && failure.kind !== 'internal' && !this.res.destroyed) {
       // The upstream's own error event is the client's error event: one, not two.
       if (this.#sawUpstreamError) this.res.end();
       else this.res.end(sseData(new GatewayError(502, failure.code, 'upstream_error', `upstream ${this.hooks.routeId(this.#served)}: ${failure.message}`).toBody()));

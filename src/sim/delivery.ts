@@ -1,6 +1,6 @@
 // Sends one decided reply the way the provider would: after its latency, at its token rate,
 // with the transport-level fault (error status, hang, reset, garbage, stream error, garbage
-// mid-stream) it drew.
+// mid-stream, a body cut short by a clean close) it drew.
 // A client that goes away stops everything at once: the pending timer is cleared.
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -27,7 +27,7 @@ export interface Delivery {
   hold: ((resume: () => void) => () => void) | null;
 }
 
-/** How many content chunks a stream sends before a `reset`, `streamError` or `streamGarbage` cuts it. */
+/** How many content chunks a stream sends before a `reset`, `streamError`, `streamGarbage` or `streamCut` cuts it. */
 const CUT_AFTER = 3;
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
@@ -55,6 +55,13 @@ function answerWhole(d: Delivery, pacer: Pacer): void {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.flushHeaders();
     pacer.after(generation, () => res.write(body.slice(0, body.length >> 1), () => res.destroy()));
+    return;
+  }
+  if (fault === 'streamCut') {
+    // No length promised: the response ends cleanly after half the body, as a proxy that gave up would end it.
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.flushHeaders();
+    pacer.after(generation, () => res.end(body.slice(0, body.length >> 1)));
     return;
   }
   if (generation <= 0) return sendJson(res, 200, body);
@@ -97,10 +104,12 @@ function openStream(d: Delivery, pacer: Pacer): void {
     res.end(GARBAGE_SSE + DONE);
     return;
   }
-  const cut = fault === 'reset' || fault === 'streamError' || fault === 'streamGarbage';
+  const cut = fault === 'reset' || fault === 'streamError' || fault === 'streamGarbage' || fault === 'streamCut';
   const count = cut ? Math.min(CUT_AFTER, reply.pieces.length) : reply.pieces.length;
   const end = (rest: string) => {
     if (fault === 'reset') return void res.write(rest || '\n', () => res.destroy());
+    // The response ends cleanly mid-answer: no finish reason, no [DONE] (a proxy that gave up).
+    if (fault === 'streamCut') return void res.end(rest);
     if (fault === 'streamError') return void res.end(rest + chunks.streamError() + DONE);
     // A proxy on the way that broke mid-answer: what follows the content is not JSON.
     if (fault === 'streamGarbage') return void res.end(rest + GARBAGE_SSE + DONE);

@@ -5,7 +5,7 @@ import { hash, mulberry32, type Random } from './rng.js';
 export const FAULT_NAMES = [
   'error500', 'error502', 'error503', 'rateLimit', 'hang', 'reset', 'garbage', 'streamError',
   'prefix', 'drift', 'brokenJson', 'refusal', 'contentFilter', 'empty', 'mojibake',
-  'repetition', 'wrongFact', 'streamGarbage',
+  'repetition', 'wrongFact', 'streamGarbage', 'streamCut',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];

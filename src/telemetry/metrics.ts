@@ -13,11 +13,13 @@ export type Outcome =
   | 'invalid_response'
   | 'stream_error'
   | 'client_aborted'
-  | 'shutting_down';
+  | 'shutting_down'
+  /** Warden failed while answering (writing to the client, its own code): not the route's fault. */
+  | 'internal_error';
 
 /**
  * How an upstream attempt ended: `none` answered; the UpstreamFailure kinds (`connect`,
- * `timeout`, `reset`, `invalid_response`, `aborted`, `shed`); an error status by class
+ * `timeout`, `reset`, `invalid_response`, `aborted`, `shed`, `internal`); an error status by class
  * (`upstream_status` for 5xx/408/529, `rate_limited`, `client`, `config`); `quality` for an
  * answer the gate failed.
  */
@@ -29,6 +31,7 @@ export type ErrorClass =
   | 'invalid_response'
   | 'aborted'
   | 'shed'
+  | 'internal'
   | 'upstream_status'
   | 'rate_limited'
   | 'client'

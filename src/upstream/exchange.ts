@@ -3,14 +3,18 @@
 // then raw chunks as they arrive, and can pause, resume or abort at any moment.
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import { fromUndiciError, timeoutFailure, UpstreamFailure } from './errors.js';
+import { fromUndiciError, sinkFailure, timeoutFailure, UpstreamFailure } from './errors.js';
 import { poolFor, type PoolSet, type UpstreamTarget } from './pools.js';
 
+/**
+ * What reads an exchange. An exception it throws ends the exchange as its own failure (kind
+ * `internal`, through onError), never as the upstream's.
+ */
 export interface ExchangeSink {
   onResponse(status: number, headers: IncomingHttpHeaders): void;
   onData(chunk: Buffer): void;
   onEnd(): void;
-  /** Called at most once, and never after onEnd. */
+  /** Called at most once; after onEnd only when onEnd threw. */
   onError(failure: UpstreamFailure): void;
 }
 
@@ -110,16 +114,35 @@ export class Exchange implements Dispatcher.DispatchHandler {
     if (this.#pendingAbort) controller.abort(this.#pendingAbort);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
-    if (!this.#done) this.sink.onResponse(statusCode, headers);
+  // The sink's exceptions are caught here, where they are told apart from the upstream's:
+  // left to undici, a throw while writing to the client would come back through
+  // onResponseError looking like a lost connection, and count against the route.
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (this.#done) return;
+    try {
+      this.sink.onResponse(statusCode, headers);
+    } catch (e) {
+      controller.abort(sinkFailure(e));
+    }
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.#done) this.sink.onData(chunk);
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#done) return;
+    try {
+      this.sink.onData(chunk);
+    } catch (e) {
+      controller.abort(sinkFailure(e));
+    }
   }
 
   onResponseEnd(): void {
-    if (this.#finish()) this.sink.onEnd();
+    if (!this.#finish()) return;
+    try {
+      this.sink.onEnd();
+    } catch (e) {
+      // The upstream is done: no abort reports back, so the sink hears of it at once.
+      this.sink.onError(sinkFailure(e));
+    }
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {

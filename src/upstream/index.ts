@@ -5,7 +5,7 @@ export { Exchange, exchangeWith, type ExchangeSink, type ExchangeRequest } from 
 export { PoolSet, poolFor, type UpstreamTarget } from './pools.js';
 export { stripReasoning, stripReasoningDelta } from './thinking.js';
 export { listEndpoints, parseEndpointListing } from './discovery.js';
-export { UpstreamFailure, isUpstreamFailure, invalidResponse, timeoutFailure, routeShed, quotaFull } from './errors.js';
+export { UpstreamFailure, isUpstreamFailure, invalidResponse, sinkFailure, streamCut, timeoutFailure, routeShed, quotaFull } from './errors.js';
 
 import type { UpstreamAdapter } from './adapter.js';
 import { openAICompatible } from './openai-compatible.js';

@@ -3,11 +3,10 @@
 // exactly one error event — Warden's for garbage, the upstream's own when it sent one. Either
 // way the attempt counts as failed, not `ok`.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { gatewayConfigYaml, SCENARIO, startHarness, type Harness } from '../helpers/harness.js';
+import { sseChunk, startScriptedUpstream, type Script, type ScriptedUpstream } from '../helpers/scripted-upstream.js';
 
 const HELLO = [{ role: 'user' as const, content: 'Hello there' }];
 
@@ -108,65 +107,49 @@ describe('garbage from the simulated fleet', () => {
   });
 });
 
-// An OpenAI-compatible upstream playing one script per upstream model name. Scripts that wait
-// go on only when the test, reading the gateway's stream, calls go(): what the client already
-// has then was relayed before the upstream wrote the rest.
-const CHUNK = (delta: Record<string, unknown>, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const OPENAI_ERROR = `data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } })}\n\n`;
-const START = CHUNK({ role: 'assistant', content: '' }) + CHUNK({ content: 'Hello' });
+const START = sseChunk({ role: 'assistant', content: '' }) + sseChunk({ content: 'Hello' });
 
-interface Scripted {
-  server: Server;
-  /** Lets the waiting script write its next part. */
-  go(): void;
-}
-
-function startScriptedUpstream(): Promise<Scripted> {
-  const waiting: Array<() => void> = [];
-  const step = () => new Promise<void>((resolve) => waiting.push(resolve));
-  const scripts: Record<string, (write: (s: string) => void) => Promise<void>> = {
-    // A valid event and then the garbage, each cut between writes.
-    split: async (write) => {
-      const world = CHUNK({ content: ' world' });
-      write(START + world.slice(0, 20));
-      await step();
-      write(world.slice(20) + 'data: {not');
-      await step();
-      write(' json\n\ndata: [DONE]\n\n');
-    },
-    'error-event': async (write) => write(START + OPENAI_ERROR),
-    'error-event-done': async (write) => write(START + OPENAI_ERROR + 'data: [DONE]\n\n'),
-  };
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk));
-    req.on('end', () => {
-      const script = scripts[(JSON.parse(body) as { model: string }).model]!;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      script((s) => res.write(s)).then(() => res.end(), (e: unknown) => res.destroy(e as Error));
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, go: () => waiting.shift()?.() })),
-  );
-}
+const SCRIPTS: Record<string, Script> = {
+  // A valid event and then the garbage, each cut between writes.
+  split: async (write, step) => {
+    const world = sseChunk({ content: ' world' });
+    write(START + world.slice(0, 20));
+    await step();
+    write(world.slice(20) + 'data: {not');
+    await step();
+    write(' json\n\ndata: [DONE]\n\n');
+  },
+  'error-event': async (write) => write(START + OPENAI_ERROR),
+  'error-event-done': async (write) => write(START + OPENAI_ERROR + 'data: [DONE]\n\n'),
+  // The role chunk, then the response ends cleanly or the connection drops: no content token yet.
+  'cut-before-token': async (write) => write(sseChunk({ role: 'assistant', content: '' })),
+  'reset-before-token': async (write) => {
+    write(sseChunk({ role: 'assistant', content: '' }));
+    throw new Error('connection dropped');
+  },
+  whole: async (write) => write(START + sseChunk({}, 'stop') + 'data: [DONE]\n\n'),
+};
 
 describe('a scripted upstream', () => {
-  let upstream: Scripted;
+  let upstream: ScriptedUpstream;
   let h: Harness;
   before(async () => {
-    upstream = await startScriptedUpstream();
-    const port = (upstream.server.address() as AddressInfo).port;
+    upstream = await startScriptedUpstream(SCRIPTS);
     h = await startHarness({
       configYaml: () => `
 providers:
-  scripted: { kind: openai-compatible, baseUrl: "http://127.0.0.1:${port}/v1" }
+  scripted: { kind: openai-compatible, baseUrl: "${upstream.baseUrl}" }
 models:
   split: { provider: scripted, model: split }
   error-event: { provider: scripted, model: error-event }
   error-event-done: { provider: scripted, model: error-event-done }
+  cut-before-token: { provider: scripted, model: cut-before-token }
+  reset-before-token: { provider: scripted, model: reset-before-token }
+  whole: { provider: scripted, model: whole }
 roles:
+  cut-early: { tier: degrade, models: [cut-before-token, whole] }
+  reset-early: { tier: degrade, models: [reset-before-token, whole] }
   checked-split: { tier: degrade, models: [split], checks: [nonempty] }
   nothink-split: { tier: degrade, models: [split], thinking: off }
 `,
@@ -174,7 +157,7 @@ roles:
   });
   after(async () => {
     await h.close();
-    await new Promise((resolve) => upstream.server.close(resolve));
+    await upstream.close();
   });
 
   for (const model of ['split', 'checked-split', 'nothink-split']) {
@@ -195,6 +178,19 @@ roles:
       assert.match(error.message, /split@scripted/);
       const label = model === 'split' ? '-' : model;
       assert.equal(count(await metrics(h.url), `warden_requests_total{role="${label}",route="split@scripted",outcome="stream_error"}`), 1);
+    });
+  }
+
+  // Without a hold-back window nothing goes out before the first content token: a stream lost
+  // before it is a failed attempt, and the next route answers.
+  for (const [role, route] of [['cut-early', 'cut-before-token@scripted'], ['reset-early', 'reset-before-token@scripted']] as const) {
+    test(`${role}: a stream lost before its first token falls back, the client sees only the fallback`, async () => {
+      const { data, response } = await h.client.chat.completions.create({ model: role, messages: HELLO, stream: true }).withResponse();
+      let text = '';
+      for await (const chunk of data) text += chunk.choices[0]?.delta?.content ?? '';
+      assert.equal(text, 'Hello');
+      assert.deepEqual([response.headers.get('x-warden-route'), response.headers.get('x-warden-fallback')], ['whole@scripted', `transport:upstream_connection_lost at ${route}`]);
+      assert.equal(h.gateway.breakers.snapshot(route)?.consecutiveFailures, 1);
     });
   }
 

@@ -57,6 +57,20 @@ test('reset cuts the connection after part of the reply', async (t) => {
   await fleet.waitFor((s) => s.openRequests === 0 && s.openStreams === 0);
 });
 
+test('streamCut ends the response cleanly after part of the reply: no finish reason, no [DONE]', async (t) => {
+  const fleet = await fleetFor(t);
+  const url = `${fleet.providerBaseUrl('Alpha')}/chat/completions`;
+  const streamed = await postStream(url, ask('hi', { stream: true }), forced('streamCut'));
+  assert.equal(streamed.status, 200);
+  assert.ok(!streamed.broken, 'the response ends normally');
+  assert.ok(!streamed.events.includes('[DONE]'));
+  assert.ok(streamedText(streamed).length > 0, 'some content came first');
+  assert.ok(chunks(streamed).every((c) => c.choices[0]?.finish_reason == null));
+  const whole = await post(url, ask('hi'), forced('streamCut'));
+  assert.equal(whole.status, 200);
+  assert.throws(() => whole.json(), 'half a JSON body');
+});
+
 test('garbage is a 200 whose body is not JSON, streamed or not', async (t) => {
   const fleet = await fleetFor(t);
   const url = `${fleet.providerBaseUrl('Alpha')}/chat/completions`;
