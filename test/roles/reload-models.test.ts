@@ -1,0 +1,88 @@
+// A model's own `breaker` override reloads like the top-level `breaker`: the running breakers
+// keep their state (failure counts, open or not) and the new thresholds apply from the next
+// event; only the rest of a model's settings waits for a restart.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { loadConfig, watchConfig, type ConfigWatch } from '../../src/config/index.js';
+import { createGateway, type Gateway } from '../../src/gateway.js';
+import { MemoryStore } from '../../src/state/index.js';
+import { parseScenario, startFleet, type Fleet } from '../../src/sim/index.js';
+import { createLogger } from '../../src/telemetry/index.js';
+import { until } from '../helpers/until.js';
+import { HELLO, rolesConfig, SCENARIO } from './fixtures.js';
+
+describe('config hot reload: a model\u2019s breaker override', () => {
+  let fleet: Fleet;
+  let dir: string;
+  let file: string;
+  let gateway: Gateway;
+  let client: OpenAI;
+  let watch: ConfigWatch;
+  const ROUTE = 'chat-main@alpha';
+  /** The fixture's config with chat-main's model line given `extra` settings. */
+  const yaml = (extra: string) => rolesConfig(fleet).replace('profile: { price: { input: 1, output: 2 } } }', `profile: { price: { input: 1, output: 2 } }, ${extra} }`);
+  const reloads = () => gateway.store.audit(100, { type: 'config_reloaded' });
+  /** Writes the file and waits for the watcher's reload; answers its audit detail. */
+  const rewrite = async (text: string) => {
+    const before = reloads().length;
+    writeFileSync(file, text);
+    await until(() => reloads().length === before + 1, 'the change on disk is reloaded');
+    return reloads()[0]!.detail;
+  };
+  /** One request straight to chat-main while Alpha answers 503: a transport failure of its route. */
+  const failOnce = () => assert.rejects(client.chat.completions.create({ model: 'chat-main', messages: HELLO }), (e: { status?: number }) => e.status === 502 || e.status === 503);
+
+  before(async () => {
+    fleet = await startFleet({ scenario: parseScenario(SCENARIO), port: 0 });
+    dir = mkdtempSync(join(tmpdir(), 'warden-reload-models-'));
+    file = join(dir, 'warden.yaml');
+    writeFileSync(file, yaml('breaker: { failures: 3 }'));
+    gateway = createGateway(loadConfig(file, {}), { log: createLogger({ level: 'silent' }), processMetrics: false, canarySchedule: false, store: new MemoryStore() });
+    const url = await gateway.listen(0, '127.0.0.1');
+    client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 20_000 });
+    watch = watchConfig({ file, sighup: false, debounceMs: 20, reload: (trigger) => void gateway.reload(() => loadConfig(file, {}), trigger) });
+    fleet.setFaults('Alpha', { error503: 1 });
+  });
+  after(async () => {
+    watch.close();
+    await gateway.close();
+    await fleet.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a lower failure threshold applies to live traffic at once, counting the failures already seen', async () => {
+    await failOnce();
+    assert.deepEqual([gateway.breakers.state(ROUTE), gateway.breakers.snapshot(ROUTE)?.consecutiveFailures], ['closed', 1]);
+
+    const detail = await rewrite(yaml('breaker: { failures: 2 }'));
+    assert.deepEqual(detail.applied, ['models.chat-main.breaker']);
+    assert.deepEqual(detail.restartNeeded, [], 'nothing waits for a restart');
+    assert.equal(gateway.config.models['chat-main']!.breaker?.failures, 2);
+    assert.equal(gateway.breakers.snapshot(ROUTE)?.consecutiveFailures, 1, 'the running breaker keeps its count');
+
+    // Under the old threshold (3) a second failure would leave the breaker closed.
+    await failOnce();
+    assert.equal(gateway.breakers.state(ROUTE), 'open');
+  });
+
+  test('an open breaker stays open through a reload; the rest of a model\u2019s changes wait for a restart', async () => {
+    const detail = await rewrite(yaml('breaker: { failures: 2, cooldown: 5m }, timeouts: { total: 9s }'));
+    assert.deepEqual(detail.applied, ['models.chat-main.breaker']);
+    assert.deepEqual(detail.restartNeeded, ['models']);
+    assert.equal(gateway.breakers.state(ROUTE), 'open');
+    const running = gateway.config.models['chat-main']!;
+    assert.deepEqual([running.breaker?.cooldown, running.timeouts], [300_000, {}], 'the override serves, the timeouts keep their running value');
+  });
+
+  test('removing the override hands the route back to the top-level breaker settings', async () => {
+    const detail = await rewrite(yaml('timeouts: { total: 9s }').replace('roles:\n', 'breaker: { failures: 7 }\nroles:\n'));
+    assert.deepEqual(detail.applied, ['breaker', 'models.chat-main.breaker']);
+    assert.deepEqual(detail.restartNeeded, ['models']);
+    assert.equal(gateway.config.models['chat-main']!.breaker, undefined);
+    assert.equal(gateway.config.breaker.failures, 7);
+  });
+});
