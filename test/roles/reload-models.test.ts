@@ -33,8 +33,8 @@ describe('config hot reload: a model\u2019s breaker override', () => {
     await until(() => reloads().length === before + 1, 'the change on disk is reloaded');
     return reloads()[0]!.detail;
   };
-  /** One request straight to chat-main while Alpha answers 503: a transport failure of its route. */
-  const failOnce = () => assert.rejects(client.chat.completions.create({ model: 'chat-main', messages: HELLO }), (e: { status?: number }) => e.status === 502 || e.status === 503);
+  /** One request straight to a model whose provider answers 503: a transport failure of its route. */
+  const failOnce = (model = 'chat-main') => assert.rejects(client.chat.completions.create({ model, messages: HELLO }), (e: { status?: number }) => e.status === 502 || e.status === 503);
 
   before(async () => {
     fleet = await startFleet({ scenario: parseScenario(SCENARIO), port: 0 });
@@ -75,7 +75,7 @@ describe('config hot reload: a model\u2019s breaker override', () => {
     assert.deepEqual(detail.restartNeeded, ['models']);
     assert.equal(gateway.breakers.state(ROUTE), 'open');
     const running = gateway.config.models['chat-main']!;
-    assert.deepEqual([running.breaker?.cooldown, running.timeouts], [300_000, {}], 'the override serves, the timeouts keep their running value');
+    assert.deepEqual([running.breaker, running.timeouts], [{ failures: 2, cooldown: 300_000 }, {}], 'the override serves, the timeouts keep their running value');
   });
 
   test('removing the override hands the route back to the top-level breaker settings', async () => {
@@ -84,5 +84,19 @@ describe('config hot reload: a model\u2019s breaker override', () => {
     assert.deepEqual(detail.restartNeeded, ['models']);
     assert.equal(gateway.config.models['chat-main']!.breaker, undefined);
     assert.equal(gateway.config.breaker.failures, 7);
+  });
+
+  test('an override of some fields inherits the others from the top-level breaker, a reloaded one included', async () => {
+    const detail = await rewrite(yaml('timeouts: { total: 9s }').replace('roles:\n', 'breaker: { failures: 1 }\nroles:\n').replace('model: gpt-4o-mini }', 'model: gpt-4o-mini, breaker: { cooldown: 5m } }'));
+    assert.deepEqual(detail.applied, ['breaker', 'models.chat-small.breaker']);
+    assert.deepEqual(gateway.config.models['chat-small']!.breaker, { cooldown: 300_000 }, 'only what the file writes');
+    fleet.setFaults('small', { error503: 1 });
+    try {
+      // failures: 1 from the top level; the built-in default (5) would leave the breaker closed.
+      await failOnce('chat-small');
+      assert.equal(gateway.breakers.state('chat-small@small'), 'open');
+    } finally {
+      fleet.setFaults('small', {});
+    }
   });
 });
