@@ -65,10 +65,19 @@ function withoutBreakers(models: WardenConfig['models']): Record<string, Omit<Mo
   return Object.fromEntries(Object.entries(models).map(([name, model]) => [name, withBreaker(model, undefined)]));
 }
 
-/** A comparable text of a section; a secret counts by a digest of its value, which is never printed. */
+/**
+ * A comparable text of a section; a secret counts by a digest of its value, which is never
+ * printed. Keys are sorted: the same providers, models or headers written in another order
+ * are the same settings, not a change that needs a restart.
+ */
 function fingerprint(value: unknown): string {
   return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
     const raw = this[key];
-    return raw instanceof Secret ? `secret:${createHash('sha256').update(raw.reveal()).digest('hex')}` : v;
+    if (raw instanceof Secret) return `secret:${createHash('sha256').update(raw.reveal()).digest('hex')}`;
+    return isPlainObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
   }) ?? '';
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
 }

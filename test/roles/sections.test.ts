@@ -61,3 +61,22 @@ test('a model\u2019s breaker override reaches the policy objects its routes\u201
   policies.update(config({ breaker: '4' }));
   assert.equal(held.failures, 4);
 });
+
+test('the same entries written in another order are no change', () => {
+  const reordered = parseConfig(
+    yaml()
+      .replace('  p: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }', '  q: { baseUrl: "http://127.0.0.1:8/v1", kind: openai-compatible }\n  p: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }')
+      .replace('  chat: { models: [a], tier: degrade }', '  intent: { models: [a] }\n  chat: { tier: degrade, models: [a] }'),
+    'test',
+    {},
+  );
+  const original = parseConfig(
+    yaml()
+      .replace('  p: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }', '  p: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }\n  q: { kind: openai-compatible, baseUrl: "http://127.0.0.1:8/v1" }')
+      .replace('  chat: { models: [a], tier: degrade }', '  chat: { models: [a], tier: degrade }\n  intent: { models: [a] }'),
+    'test',
+    {},
+  );
+  assert.deepEqual(changedSections(original, reordered), { hot: [], restart: [] });
+  assert.deepEqual(changedSections(original, config()), { hot: ['roles'], restart: ['providers'] }, 'a real change is still seen');
+});
