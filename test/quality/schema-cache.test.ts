@@ -33,12 +33,25 @@ test('a schema that does not compile is refused with a typed error and not kept'
   assert.equal(cache.stats().held, 0);
 });
 
-test('dropping a schema whose $id names the meta-schema leaves the meta-schema in place', () => {
+test('two schemas may share one $id; dropping one leaves the registry as it was', () => {
   const cache = new SchemaValidators(1);
-  const meta = { $id: 'http://json-schema.org/draft-07/schema', type: 'object' };
-  cache.validatorFor(meta);
-  cache.validatorFor(needs('a'));
-  // Removing `meta` by object would have unregistered draft-07 itself: nothing would compile after.
+  const a = cache.validatorFor({ $id: 'https://example.test/shape', ...needs('a') });
+  const b = cache.validatorFor({ $id: 'https://example.test/shape', ...needs('b') });
+  assert.deepEqual([a({ a: 'x' }), b({ b: 'x' }), b({ a: 'x' })], [true, true, false]);
+  assert.equal(cache.validatorFor(needs('c'))({ c: 'x' }), true);
+});
+
+test('a schema whose $id names the meta-schema is refused with Ajv\u2019s reason; later schemas still compile', () => {
+  const cache = new SchemaValidators(1);
+  assert.throws(() => cache.validatorFor({ $id: 'http://json-schema.org/draft-07/schema', type: 'object' }), /already exists/);
   assert.equal(cache.validatorFor(needs('b'))({ b: 'x' }), true);
-  assert.equal(cache.validatorFor(meta)({}), true);
+});
+
+test('a recursive schema ($ref "#", or its own $id) compiles and judges nested values', () => {
+  const cache = new SchemaValidators(4);
+  const tree = cache.validatorFor({ type: 'object', required: ['name'], properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } } });
+  assert.equal(tree({ name: 'root', children: [{ name: 'leaf', children: [] }] }), true);
+  assert.equal(tree({ name: 'root', children: [{ children: [] }] }), false);
+  const byId = cache.validatorFor({ $id: 'https://example.test/tree', type: 'object', properties: { children: { type: 'array', items: { $ref: 'https://example.test/tree' } } } });
+  assert.equal(byId({ children: [{ children: 'no' }] }), false);
 });

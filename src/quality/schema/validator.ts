@@ -72,9 +72,10 @@ export class SchemaValidators {
 
   #instance(): Ajv {
     if (!this.#ajv) {
-      // strict: false — schemas come from users and may carry keywords Ajv does not know;
-      // addUsedSchema: false — two roles may reuse one $id without clashing.
-      this.#ajv = new Ajv({ allErrors: false, strict: false, addUsedSchema: false });
+      // strict: false — schemas come from users and may carry keywords Ajv does not know.
+      // A schema is registered by its id while it compiles, so `$ref: "#"` (a recursive schema)
+      // resolves; keepingRegistry unregisters it after, so two roles may reuse one $id.
+      this.#ajv = new Ajv({ allErrors: false, strict: false });
       // ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
       (addFormats as unknown as { default: (a: Ajv) => void }).default(this.#ajv);
     }
@@ -84,9 +85,10 @@ export class SchemaValidators {
 
 /**
  * Runs `work` leaving Ajv's registry of schemas by id (its meta-schemas) as it was. A compile
- * may register the ids nested in a schema, and removing a schema by object also unregisters
- * whatever is held under its top-level `$id`: a user's schema that names the meta-schema's id
- * would take the meta-schema away, and every later compile would fail.
+ * registers the schema and the ids nested in it (two roles' schemas with one `$id` would then
+ * clash), and removing a schema by object also unregisters whatever is held under its
+ * top-level `$id`: a user's schema naming the meta-schema's id would take the meta-schema
+ * away, and every later compile would fail.
  */
 function keepingRegistry<T>(ajv: Ajv, work: () => T): T {
   const schemas = { ...ajv.schemas };
