@@ -21,4 +21,4 @@ export {
   nameProblem,
 } from './schema.js';
 export { breakersChanged, changedSections, reloadable, HOT_SECTIONS, RESTART_SECTIONS, type HotPart, type Section, type SectionChanges } from './sections.js';
-export { watchConfig, type ConfigWatch, type ConfigWatchOptions, type ReloadTrigger } from './reload.js';
+export { configDigest, watchConfig, type ConfigWatch, type ConfigWatchOptions, type ReloadTrigger } from './reload.js';
