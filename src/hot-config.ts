@@ -1,12 +1,12 @@
 // A reloaded YAML applied to the running gateway: roles (under the runtime overlay), the
-// built-in blocklist, breaker settings and the canary's rules and interval take effect at
-// once; sections that shape connections, the catalog or the store keep their running values
+// built-in blocklist, breaker settings (the top-level ones and each model's override) and the
+// canary's rules and interval take effect at once; sections that shape connections, the catalog or the store keep their running values
 // until a restart, which is logged and audited. An invalid file changes nothing and is
 // audited with its errors.
 import type { CanaryRunnerOptions } from './canary/index.js';
 import { policyFromConfig } from './canary/index.js';
 import { parseRouteId } from './catalog/index.js';
-import { changedSections, isConfigError, reloadable, validateConfig, type ConfigIssue, type WardenConfig } from './config/index.js';
+import { breakersChanged, changedSections, isConfigError, reloadable, validateConfig, type ConfigIssue, type HotPart, type Section, type WardenConfig } from './config/index.js';
 import type { Blocklist } from './health/index.js';
 import type { BreakerPolicy } from './resilience/index.js';
 import type { RoleRuntime } from './roles/index.js';
@@ -15,7 +15,7 @@ import type { Audit, Logger } from './telemetry/index.js';
 export interface ReloadReport {
   ok: boolean;
   trigger: string;
-  /** Sections whose new values now serve. */
+  /** Sections whose new values now serve, and models whose breaker override now serves (`models.chat-main.breaker`). */
   applied: string[];
   /** Sections that changed in the file but keep their running values until a restart. */
   restartNeeded: string[];
@@ -78,13 +78,13 @@ export class HotConfig {
 
   reload(load: () => WardenConfig, trigger: string): ReloadReport {
     let next: WardenConfig;
-    let restart: string[] = [];
-    let hot: string[] = [];
+    let restart: Section[] = [];
+    let hot: HotPart[] = [];
     try {
       const file = load();
       ({ hot, restart } = changedSections(this.#base, file));
       // Roles are checked against the models that run now, not ones that need a restart to exist.
-      next = validateConfig(reloadable(this.#base, file, restart as (keyof WardenConfig)[]), 'reloaded config');
+      next = validateConfig(reloadable(this.#base, file, restart), 'reloaded config');
     } catch (e) {
       if (!isConfigError(e)) throw e;
       const issues = e.issues.map(({ path, message, line }) => ({ path, message, ...(line ? { line } : {}) }));
@@ -94,7 +94,7 @@ export class HotConfig {
     const prev = this.#base;
     this.#base = next;
     if (hot.includes('blocklist')) this.#reloadBlocklist(prev, next);
-    if (hot.includes('breaker')) this.o.breakers.update(next);
+    if (breakersChanged(hot)) this.o.breakers.update(next);
     if (hot.includes('canary')) this.#reloadCanary(next);
     // Always: the overlay is checked again against the new base even when the YAML roles did not change.
     this.o.roles.setBase(next);

@@ -1,9 +1,11 @@
-import { isConfigError, loadConfig, watchConfig } from '../config/index.js';
+import { configDigest, isConfigError, loadConfig, watchConfig } from '../config/index.js';
 import { openGateway } from '../gateway.js';
 import { closeOnSignal, KEEP_RUNNING } from './lifecycle.js';
 
 export async function runStart(file: string, port?: number, host?: string): Promise<number> {
   let config;
+  // Taken first: a save while the gateway starts is then reloaded once the watch begins.
+  const loaded = configDigest(file);
   try {
     config = loadConfig(file);
   } catch (e) {
@@ -14,7 +16,7 @@ export async function runStart(file: string, port?: number, host?: string): Prom
   const gateway = await openGateway(config);
   // SIGHUP or a saved change to the file reloads it; an invalid file is refused (audited) and the
   // running config stays. Set up before listening: an unhandled SIGHUP would end the process.
-  const watch = watchConfig({ file, reload: (trigger) => void gateway.reload(() => loadConfig(file), trigger) });
+  const watch = watchConfig({ file, loaded, reload: (trigger) => void gateway.reload(() => loadConfig(file), trigger) });
   await gateway.listen(port, host);
   closeOnSignal(() => {
     watch.close();

@@ -20,6 +20,12 @@ export interface ConfigWatchOptions {
   watchFile?: boolean;
   /** A reload that threw (a bug, not an invalid file: that is refused and audited); default: printed to stderr. */
   onError?(err: unknown): void;
+  /**
+   * configDigest(file) taken before the running config was loaded from it. A save between
+   * that load and the watch's start (a store still opening, say) sends no event the watch can
+   * see: with this, it is found and reloaded at once. Default: the file as the watch finds it.
+   */
+  loaded?: string | null;
 }
 
 export interface ConfigWatch {
@@ -28,7 +34,7 @@ export interface ConfigWatch {
 
 export function watchConfig(o: ConfigWatchOptions): ConfigWatch {
   const debounceMs = o.debounceMs ?? 250;
-  let seen = digest(o.file);
+  let seen = o.loaded !== undefined ? o.loaded : configDigest(o.file);
   let timer: NodeJS.Timeout | null = null;
   let watcher: FSWatcher | null = null;
   // Runs from a signal handler or a timer: a throw there would end the process.
@@ -41,26 +47,29 @@ export function watchConfig(o: ConfigWatchOptions): ConfigWatch {
     }
   };
   const onSighup = () => {
-    seen = digest(o.file);
+    seen = configDigest(o.file);
     reload('sighup');
   };
   const changed = () => {
     timer = null;
-    const now = digest(o.file);
+    const now = configDigest(o.file);
     if (now !== null && now === seen) return;
     seen = now;
     reload('file');
+  };
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(changed, debounceMs);
+    timer.unref();
   };
   if (o.sighup !== false) process.on('SIGHUP', onSighup);
   if (o.watchFile !== false) {
     const name = basename(o.file);
     watcher = watch(dirname(o.file), (_event, filename) => {
-      if (filename !== null && filename !== name) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(changed, debounceMs);
-      timer.unref();
+      if (filename === null || filename === name) schedule();
     });
     watcher.unref();
+    if (configDigest(o.file) !== seen) schedule();
   }
   return {
     close() {
@@ -72,7 +81,7 @@ export function watchConfig(o: ConfigWatchOptions): ConfigWatch {
 }
 
 /** The file's text as a digest; null when it cannot be read (the reload reports why). */
-function digest(file: string): string | null {
+export function configDigest(file: string): string | null {
   try {
     return createHash('sha256').update(readFileSync(file)).digest('hex');
   } catch {

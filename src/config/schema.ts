@@ -61,20 +61,26 @@ const timeouts = z.strictObject({
   total: duration.optional(),
 });
 
-const breaker = z.strictObject({
+const breakerFields = {
   /** Consecutive transport failures that open a route's breaker. */
-  failures: z.number().int().min(1).default(5),
+  failures: z.number().int().min(1),
   /** First cooldown before a recovery probe; doubles on each reopening up to maxCooldown. */
-  cooldown: duration.default(30_000),
-  maxCooldown: duration.default(600_000),
+  cooldown: duration,
+  maxCooldown: duration,
   /** Failure-rate rule: at least minCalls calls within window, failureRate or more of them failed. */
-  window: duration.default(60_000),
-  minCalls: z.number().int().min(1).default(20),
-  failureRate: z.number().gt(0).max(1).default(0.5),
+  window: duration,
+  minCalls: z.number().int().min(1),
+  failureRate: z.number().gt(0).max(1),
   /** A half-open probe that has not reported after this long frees the probe slot. */
-  probeTimeout: duration.default(60_000),
-});
-const BREAKER_DEFAULTS = breaker.parse({});
+  probeTimeout: duration,
+};
+const BREAKER_DEFAULTS = { failures: 5, cooldown: 30_000, maxCooldown: 600_000, window: 60_000, minCalls: 20, failureRate: 0.5, probeTimeout: 60_000 };
+/**
+ * A model's own breaker settings: only the fields it writes. No defaults here: a default
+ * would stand in for every field left out and hide the top-level value it should inherit.
+ */
+const breakerOverride = z.strictObject(breakerFields).partial();
+const breaker = breakerOverride.transform((b) => ({ ...BREAKER_DEFAULTS, ...b }));
 
 /** Request-body fragments that switch reasoning on or off in a provider's own way. */
 const thinkingSwitch = z.strictObject({
@@ -111,7 +117,7 @@ const model = z.strictObject({
     })
     .optional(),
   timeouts: timeouts.default({}),
-  breaker: breaker.partial().optional(),
+  breaker: breakerOverride.optional(),
 });
 
 /** Roles that pre-process or must be parsed: reasoning text would corrupt their result. */

@@ -1,45 +1,83 @@
 // Which parts of a reloaded config a running gateway can take as they are, and which only a
 // restart applies (they shape connections, the catalog or the store the gateway was built on).
+// `models` is the one section split in two: a model's `breaker` override reaches the breakers
+// the way the top-level `breaker` does, while the rest of the model shapes its catalog entry.
 import { createHash } from 'node:crypto';
 import { Secret } from './secret.js';
-import type { WardenConfig } from './schema.js';
+import type { ModelConfig, WardenConfig } from './schema.js';
 
 export type Section = keyof WardenConfig;
+
+/** What a reload applied: a section, or one model's breaker override (`models.chat-main.breaker`). */
+export type HotPart = Section | `models.${string}.breaker`;
 
 /** Applied to the running gateway by a reload. `canary` only while it stays on (a new interval reschedules its rounds). */
 export const HOT_SECTIONS: readonly Section[] = ['roles', 'blocklist', 'breaker', 'canary'];
 
-/** Kept from the running config by a reload: a change is logged and audited as needing a restart. */
+/** Kept from the running config by a reload: a change is logged and audited as needing a restart (`models`: all but the breaker overrides). */
 export const RESTART_SECTIONS: readonly Section[] = ['server', 'state', 'providers', 'models', 'timeouts', 'notify', 'telemetry'];
 
 export interface SectionChanges {
-  hot: Section[];
+  hot: HotPart[];
   restart: Section[];
 }
 
 export function changedSections(prev: WardenConfig, next: WardenConfig): SectionChanges {
-  const changed = (s: Section) => fingerprint(prev[s]) !== fingerprint(next[s]);
-  const hot = HOT_SECTIONS.filter(changed);
+  const changed = (s: Section) => (s === 'models' ? fingerprint(withoutBreakers(prev.models)) !== fingerprint(withoutBreakers(next.models)) : fingerprint(prev[s]) !== fingerprint(next[s]));
+  const hot: HotPart[] = HOT_SECTIONS.filter(changed);
   const restart = RESTART_SECTIONS.filter(changed);
   // Whether there is a canary at all is set at start (its runner and scheduler); its rules and interval reload.
   if (hot.includes('canary') && (!prev.canary || !next.canary)) {
     hot.splice(hot.indexOf('canary'), 1);
     restart.push('canary');
   }
+  // A model that only a restart adds or removes has no running breakers to change.
+  for (const name of Object.keys(prev.models)) {
+    if (Object.hasOwn(next.models, name) && fingerprint(prev.models[name]!.breaker) !== fingerprint(next.models[name]!.breaker)) hot.push(`models.${name}.breaker`);
+  }
   return { hot, restart };
 }
 
-/** The next config with what a reload cannot apply taken from the running one. */
+/** Whether a reload changed any route's breaker settings: the top-level ones or a model's own. */
+export function breakersChanged(hot: readonly HotPart[]): boolean {
+  return hot.some((part) => part === 'breaker' || part.startsWith('models.'));
+}
+
+/**
+ * The next config with what a reload cannot apply taken from the running one. Running models
+ * keep their running shape but take the file's breaker overrides, which apply at once.
+ */
 export function reloadable(prev: WardenConfig, next: WardenConfig, restart: readonly Section[]): Record<string, unknown> {
   const out: Record<string, unknown> = { ...next };
   for (const s of restart) out[s] = prev[s];
+  if (restart.includes('models')) {
+    out.models = Object.fromEntries(Object.entries(prev.models).map(([name, model]) => [name, Object.hasOwn(next.models, name) ? withBreaker(model, next.models[name]!.breaker) : model]));
+  }
   return out;
 }
 
-/** A comparable text of a section; a secret counts by a digest of its value, which is never printed. */
+function withBreaker(model: ModelConfig, breaker: ModelConfig['breaker']): ModelConfig {
+  const { breaker: _running, ...rest } = model;
+  return breaker === undefined ? rest : { ...rest, breaker };
+}
+
+function withoutBreakers(models: WardenConfig['models']): Record<string, Omit<ModelConfig, 'breaker'>> {
+  return Object.fromEntries(Object.entries(models).map(([name, model]) => [name, withBreaker(model, undefined)]));
+}
+
+/**
+ * A comparable text of a section; a secret counts by a digest of its value, which is never
+ * printed. Keys are sorted: the same providers, models or headers written in another order
+ * are the same settings, not a change that needs a restart.
+ */
 function fingerprint(value: unknown): string {
   return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
     const raw = this[key];
-    return raw instanceof Secret ? `secret:${createHash('sha256').update(raw.reveal()).digest('hex')}` : v;
+    if (raw instanceof Secret) return `secret:${createHash('sha256').update(raw.reveal()).digest('hex')}`;
+    return isPlainObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
   }) ?? '';
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
 }

@@ -7,7 +7,7 @@ export { detectors, isCheckName, runChecks, worstVerdict } from './registry.js';
 export { CHECK_NAMES, type CheckName, type Detector, type Expectation, type Reply, type Verdict, type VerdictKind } from './types.js';
 export { QualityError, isQualityError, type QualityErrorCode } from './errors.js';
 export { LANGUAGES, dominantLanguageOf, type Language } from './language/index.js';
-export { assertSchema, schemaProblem } from './schema/index.js';
+export { assertSchema, schemaCacheStats, schemaProblem, SchemaValidators, SCHEMA_CACHE_CAPACITY, type SchemaCacheStats } from './schema/index.js';
 export { normaliseAnswer } from './fact.js';
 
 /** Loads what the first reply would otherwise wait for (eld's n-gram data, ~0.5 s). */

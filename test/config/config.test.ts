@@ -128,6 +128,11 @@ test('a role schema that is not a valid JSON Schema is refused at its path, with
   assert.deepEqual(parseConfig(text.replace('objekt', 'object'), 'x', { OPENROUTER_API_KEY: 'k' }).roles.chat!.schema, { type: 'object' });
 });
 
+test('a recursive role schema (a tree whose items are the schema itself, $ref "#") is accepted', () => {
+  const text = BASE.replace('checks: [nonempty, prefix] }', 'checks: [nonempty, schema], schema: { type: object, properties: { children: { type: array, items: { $ref: "#" } } } } }');
+  assert.equal(parseConfig(text, 'x', { OPENROUTER_API_KEY: 'k' }).roles.chat!.schema?.type, 'object');
+});
+
 test('names are letters, digits, ".", "_" or "-", never one every JavaScript object carries; no name is dropped unsaid', () => {
   const roleNamed = (n: string) => issuesOf(`${BASE}  ${n}: { models: [chat-small] }\n`);
   for (const reserved of ['constructor', 'prototype', 'hasOwnProperty', 'toString']) {

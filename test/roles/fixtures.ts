@@ -1,7 +1,11 @@
 // A fleet and config for the role tests: three direct providers, so a route id names the
 // model that answered (`chat-main@alpha`), and two named admin tokens.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type OpenAI from 'openai';
 import type { Fleet } from '../../src/sim/index.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
 
 export const SCENARIO = {
   seed: 8,
@@ -49,4 +53,24 @@ export interface AdminAnswer {
 export async function admin(url: string, token: string, method: string, path: string, body?: unknown): Promise<AdminAnswer> {
   const res = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+export interface FileGateway extends Harness {
+  /** The config file, in a folder of its own (the watcher looks at every name in it). */
+  file: string;
+}
+
+/** The role fleet and a gateway started from a config file written from `yaml`, for reloads. */
+export async function startFromFile(yaml: (fleet: Fleet) => string): Promise<FileGateway> {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-reload-'));
+  const file = join(dir, 'warden.yaml');
+  const h = await startHarness({
+    scenario: SCENARIO,
+    configYaml: (fleet) => {
+      const text = yaml(fleet);
+      writeFileSync(file, text);
+      return text;
+    },
+  });
+  return { ...h, file, close: () => h.close().finally(() => rmSync(dir, { recursive: true, force: true })) };
 }

@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import { changedSections, parseConfig } from '../../src/config/index.js';
 import { LiveBreakerPolicies } from '../../src/hot-config.js';
 
-const yaml = (over: { key?: string; breaker?: string; canary?: string; roles?: string; models?: string } = {}) => `
+const yaml = (over: { key?: string; breaker?: string; canary?: string; roles?: string; models?: string; modelBreaker?: string } = {}) => `
 server: { adminToken: "${over.key ?? 'k1'}" }
 breaker: { failures: ${over.breaker ?? '5'} }
 providers:
   p: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }
 models:
-  a: { provider: p, model: ${over.models ?? 'm'} }
+  a: { provider: p, model: ${over.models ?? 'm'}${over.modelBreaker ? `, breaker: ${over.modelBreaker}` : ''} }
 roles:
   chat: { models: [a], tier: ${over.roles ?? 'degrade'} }
 canary: { watch: [a], ${over.canary ?? 'interval: 30m'} }
@@ -45,4 +45,38 @@ test('breaker settings reach the policy objects breakers already hold', () => {
   policies.update(config({ breaker: '2' }));
   assert.equal(held.failures, 2);
   assert.equal(policies.policyFor('b@p').failures, 2);
+});
+
+test('a model\u2019s breaker override applies at once; the rest of the model needs a restart', () => {
+  assert.deepEqual(changedSections(config(), config({ modelBreaker: '{ failures: 2 }' })), { hot: ['models.a.breaker'], restart: [] });
+  assert.deepEqual(changedSections(config({ modelBreaker: '{ failures: 2 }' }), config({ modelBreaker: '{ failures: 2 }', models: 'm2' })), { hot: [], restart: ['models'] });
+  assert.deepEqual(changedSections(config({ modelBreaker: '{ failures: 2 }' }), config({ models: 'm2' })), { hot: ['models.a.breaker'], restart: ['models'] });
+});
+
+test('a model\u2019s breaker override reaches the policy objects its routes\u2019 breakers hold, and leaves it when removed', () => {
+  const policies = new LiveBreakerPolicies(config());
+  const held = policies.policyFor('a@p');
+  policies.update(config({ modelBreaker: '{ failures: 2 }' }));
+  assert.equal(held.failures, 2);
+  policies.update(config({ breaker: '4' }));
+  assert.equal(held.failures, 4);
+});
+
+test('the same entries written in another order are no change', () => {
+  const reordered = parseConfig(
+    yaml()
+      .replace('  p: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }', '  q: { baseUrl: "http://127.0.0.1:8/v1", kind: openai-compatible }\n  p: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }')
+      .replace('  chat: { models: [a], tier: degrade }', '  intent: { models: [a] }\n  chat: { tier: degrade, models: [a] }'),
+    'test',
+    {},
+  );
+  const original = parseConfig(
+    yaml()
+      .replace('  p: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }', '  p: { kind: openai-compatible, baseUrl: "http://127.0.0.1:9/v1" }\n  q: { kind: openai-compatible, baseUrl: "http://127.0.0.1:8/v1" }')
+      .replace('  chat: { models: [a], tier: degrade }', '  chat: { models: [a], tier: degrade }\n  intent: { models: [a] }'),
+    'test',
+    {},
+  );
+  assert.deepEqual(changedSections(original, reordered), { hot: [], restart: [] });
+  assert.deepEqual(changedSections(original, config()), { hot: ['roles'], restart: ['providers'] }, 'a real change is still seen');
 });

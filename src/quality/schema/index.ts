@@ -6,7 +6,7 @@ import { fail, pass, quote } from '../verdict.js';
 import { extractJson } from './extract.js';
 import { validatorFor, type SchemaError } from './validator.js';
 
-export { assertSchema, schemaProblem } from './validator.js';
+export { assertSchema, schemaCacheStats, schemaProblem, SchemaValidators, SCHEMA_CACHE_CAPACITY, type SchemaCacheStats } from './validator.js';
 
 const CHECK = 'schema';
 
