@@ -44,4 +44,18 @@ describe('hostile request bodies', () => {
     const atLimit = await h.client.chat.completions.create({ model: 'chat', messages: HELLO, x_extra: JSON.parse(nested(MAX_NESTING - 1)) } as never);
     assert.ok(atLimit.choices[0]!.message.content);
   });
+
+  test('message content of the wrong type is a 400 naming the message, the part or the field', async () => {
+    const send = (body: Record<string, unknown>) => postRaw(h.url, JSON.stringify({ model: 'chat', ...body }));
+    const withContent = (content: unknown) => send({ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content }] });
+    assertRefused(await withContent([{ type: 'text', text: 'Hello' }, null]), 'messages[1].content[1]', /content part object/);
+    assertRefused(await withContent(['Hello']), 'messages[1].content[0]', /content part object/);
+    assertRefused(await withContent(5), 'messages[1].content', /string or an array of content parts/);
+    assertRefused(await withContent({ text: 'Hello' }), 'messages[1].content', /string or an array of content parts/);
+    assertRefused(await send({ messages: HELLO, tools: 'search' }), 'tools', /array of tool definitions/);
+    assertRefused(await send({ messages: HELLO, reasoning: 'high' }), 'reasoning', /object of reasoning settings/);
+    // Parts, a null content (an assistant's tool call) and null optional fields still pass.
+    const parts = await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'assistant', content: null }, { role: 'user', content: [{ type: 'text', text: 'Hello! How are you today?' }] }], tools: null, reasoning: null } as never);
+    assert.ok((parts as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content);
+  });
 });
