@@ -102,6 +102,14 @@ test('a value that lost its ":" is an unknown key that check-config names by its
   assert.match(failed.stderr, /rols \(line \d+\): unknown key "rols"/);
 });
 
+test('an empty client key is refused by its path, as it would let in any request without a bearer token', () => {
+  const text = `server: { clientKeys: ["\${CK1}", "\${CK2:-}"] }\n${BASE}`;
+  const issues = issuesOf(text, { OPENROUTER_API_KEY: 'sk-or-test-123', CK1: 'ck-one' });
+  assert.deepEqual(issues.map((i) => i.path), ['server.clientKeys[1]']);
+  assert.match(issues[0]!.message, /a client key is empty/);
+  assert.ok(!JSON.stringify(issues).includes('ck-one'));
+});
+
 test('cross references: unknown provider, tier default without a default answer, routes on a direct provider', () => {
   const text = BASE.replace('provider: openai, model: gpt-4o-mini', 'provider: opnai, model: gpt-4o-mini')
     .replace('tier: degrade', 'tier: default')
