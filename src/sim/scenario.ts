@@ -48,6 +48,8 @@ const providerSchema = z.strictObject({
   apiKey: z.string({ error: 'expected a string' }).optional(),
   /** The header that carries apiKey: unset, `Authorization: Bearer <key>`; a name (Azure's `api-key`), the bare key in it. */
   keyHeader: z.string({ error: 'expected a header name' }).toLowerCase().optional(),
+  /** Error answers and stream error events quote the request's Authorization, as some proxies' debug answers do. */
+  quoteCredentials: z.boolean({ error: 'expected true or false' }).default(false),
   /** Streams stop after their first content chunk until the fleet's releaseStreams(): a test decides when a stream ends. */
   holdStreams: z.boolean({ error: 'expected true or false' }).default(false),
 });
