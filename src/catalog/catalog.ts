@@ -3,7 +3,7 @@
 // reads prepared objects.
 import type { Dispatcher } from 'undici';
 import type { ModelConfig, ProviderConfig, TimeoutConfig, WardenConfig } from '../config/index.js';
-import { adapters, type EndpointInfo, type UpstreamAdapter } from '../upstream/index.js';
+import { adapters, credentialsIn, type EndpointInfo, type UpstreamAdapter } from '../upstream/index.js';
 import { formatRouteId } from './route-id.js';
 
 export interface ResolvedTimeouts {
@@ -31,6 +31,8 @@ export interface UpstreamAddress {
   readonly baseUrl: string;
   /** Authorization and fixed headers, built once. Never logged. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The credentials among `headers`, cut out of any upstream error text a client or a log sees. */
+  readonly credentials: readonly string[];
   readonly connections: number;
   readonly thinkingSwitch: ProviderConfig['thinking'];
 }
@@ -119,6 +121,7 @@ function upstreamAddress(providerName: string, provider: ProviderConfig): Upstre
     chatPath: `${basePath}/chat/completions`,
     baseUrl: `${url.origin}${basePath}`,
     headers,
+    credentials: credentialsIn(headers),
     connections: provider.connections,
     thinkingSwitch: provider.thinking,
   };

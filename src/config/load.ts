@@ -47,11 +47,20 @@ export function validateConfig(input: unknown, source: string): WardenConfig {
 /** zod's issues as config issues: a path into the file and what was expected there. */
 function configIssues(error: z.ZodError): ConfigIssue[] {
   return error.issues.map((issue) => {
-    const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
-    const message = issue.code === 'unrecognized_keys' ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` : tidy(messageOf(issue));
-    return { path: formatPath(path as (string | number)[]), segments: path as (string | number)[], message };
+    if (issue.code !== 'unrecognized_keys') return { path: formatPath(issue.path as (string | number)[]), segments: issue.path as (string | number)[], message: tidy(messageOf(issue)) };
+    const segments = [...issue.path, issue.keys[0]!] as (string | number)[];
+    const shown = issue.keys.map((k) => (SETTING_NAME.test(k) ? `"${k}"` : HIDDEN_KEY));
+    const path = formatPath([...segments.slice(0, -1), SETTING_NAME.test(issue.keys[0]!) ? issue.keys[0]! : '(unknown key)']);
+    return { path, segments, message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${shown.join(', ')}` };
   });
 }
+
+// Settings are named by words ("timeouts", "firstByte"). A key that is no word is more likely a
+// value that lost its ":" (`{ kind: openai-compatible, apiKey sk-live-… }` reads as the key
+// "apiKey sk-live-…"), and these errors reach terminals, CI logs and the reload's log line, so
+// such a key is not printed: its line says where it is.
+const SETTING_NAME = /^[A-Za-z]{1,32}$/;
+const HIDDEN_KEY = 'that is not a setting name (not shown: it may be a value written without its ":")';
 
 /** A bad record key says why (the name rule) rather than zod's "Invalid key in record". */
 function messageOf(issue: z.core.$ZodIssue): string {

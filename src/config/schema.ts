@@ -197,7 +197,10 @@ const role = z.strictObject({
 const server = z.strictObject({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(8787),
-  clientKeys: z.array(secret).default([]),
+  // An empty key matched the empty token of any request whose Authorization was not
+  // "Bearer <something>" (a Basic header, a bare "Bearer"): a gateway that looked protected
+  // let everyone in. An empty admin token means "admin off"; an empty client key is refused.
+  clientKeys: z.array(secret.refine((key) => !key.isEmpty, { error: 'a client key is empty (an unset variable with an empty ${VAR:-} fallback?); remove it, or leave clientKeys out to serve without keys on loopback' })).default([]),
   adminToken: secret.optional(),
   /** Named admin tokens: the name is who the audit log says acted (`adminToken` is named "admin"). */
   adminTokens: z.array(z.strictObject({ name, token: secret })).default([]),

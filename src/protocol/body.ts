@@ -51,5 +51,28 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> {
     throw invalidJson((e as Error).message);
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('request body must be a JSON object');
+  for (const field in body) {
+    if (nestsDeeper((body as Record<string, unknown>)[field], MAX_NESTING - 1)) throw invalidRequest(`"${field}" is nested more than ${MAX_NESTING} levels deep`, field);
+  }
   return body as Record<string, unknown>;
+}
+
+/**
+ * How deep a body may nest, counting the body itself. JSON.parse takes any depth, but
+ * serialising the body again (an attempt that reshapes it: a provider pin, an ignore list, a
+ * thinking switch) overflowed the stack near ten thousand levels: a 500 for a body that had
+ * been accepted. Tool and response schemas nest a few dozen levels at most.
+ */
+export const MAX_NESTING = 100;
+
+/** True when `value` holds containers more than `levels` deep (recursion bounded by `levels`). */
+function nestsDeeper(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsDeeper(item, levels - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (nestsDeeper((value as Record<string, unknown>)[key], levels - 1)) return true;
+  return false;
 }

@@ -13,3 +13,12 @@ export function requireString(body: Record<string, unknown>, field: string): str
   if (typeof value !== 'string' || value.trim() === '') throw invalidRequest(`"${field}" is required and must be a non-empty string`, field);
   return value;
 }
+
+/** A route id or role name taken from the path, percent-decoded; a malformed escape (`%ZZ`) is a 400 naming it, not a URIError's 500. */
+export function pathSegment(encoded: string, param: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw invalidRequest(`the ${param} in the path is not valid percent-encoding: "${encoded.slice(0, 80)}"`, param);
+  }
+}

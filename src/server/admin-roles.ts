@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError, invalidRequest, methodNotAllowed, notFound, type OpenAIErrorType } from '../protocol/errors.js';
 import { isRoleError, roleNamed, type ChangeMeta, type RoleRuntime, type RolloutTarget } from '../roles/index.js';
-import { jsonBody, requireString } from './admin-body.js';
+import { jsonBody, pathSegment, requireString } from './admin-body.js';
 import { sendJson } from './respond.js';
 
 const ROLE_PATH = /^\/admin\/roles\/([^/]+)(\/rollout(?:\/(advance|rollback))?)?$/;
@@ -39,7 +39,7 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
   }
   const match = ROLE_PATH.exec(path);
   if (!match) throw notFound(path);
-  const name = decodeURIComponent(match[1]!);
+  const name = pathSegment(match[1]!, 'name');
   const action = match[3] ?? (match[2] ? 'rollout' : 'role');
   switch (action) {
     case 'role': {

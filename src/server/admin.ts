@@ -9,7 +9,7 @@ import { GatewayError, invalidRequest, methodNotAllowed, notFound, unauthorized 
 import type { RoleRuntime } from '../roles/index.js';
 import type { Store } from '../state/index.js';
 import type { AuditQuery } from '../dashboard/index.js';
-import { jsonBody, requireString } from './admin-body.js';
+import { jsonBody, pathSegment, requireString } from './admin-body.js';
 import { handleRoleAdmin, isRoleAdminPath } from './admin-roles.js';
 import { sendJson } from './respond.js';
 
@@ -89,13 +89,14 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
     const body = await jsonBody(req);
     const routeId = requireString(body, 'route');
     const reason = requireString(body, 'reason');
-    const ttl = body.ttl === undefined || body.ttl === null ? null : parseDuration(body.ttl as string | number);
+    // Only text and numbers can be durations; anything else (an object, a list) is refused like "soon".
+    const ttl = typeof body.ttl === 'string' || typeof body.ttl === 'number' ? parseDuration(body.ttl) : null;
     if (ttl === null && body.ttl !== undefined && body.ttl !== null) throw invalidRequest('"ttl" must be a duration such as 30m, 2h or 1d', 'ttl');
     return sendJson(res, 201, control.addBlock(routeId, reason, ttl, who));
   }
   if (path.startsWith('/admin/blocklist/')) {
     if (method !== 'DELETE') throw methodNotAllowed(method, path);
-    return sendJson(res, 200, { removed: control.removeBlock(decodeURIComponent(path.slice('/admin/blocklist/'.length)), who) });
+    return sendJson(res, 200, { removed: control.removeBlock(pathSegment(path.slice('/admin/blocklist/'.length), 'id'), who) });
   }
   if (path === '/admin/canary/run') {
     if (method !== 'POST') throw methodNotAllowed(method, path);
@@ -115,7 +116,7 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
   const action = /^\/admin\/routes\/(.+)\/(release|shed|restore)$/.exec(path);
   if (action) {
     if (method !== 'POST') throw methodNotAllowed(method, path);
-    const routeId = decodeURIComponent(action[1]!);
+    const routeId = pathSegment(action[1]!, 'route');
     const body = await jsonBody(req, true);
     const reason = typeof body.reason === 'string' && body.reason ? body.reason : `manual ${action[2]}`;
     if (action[2] === 'shed') control.shed(routeId, reason, who);

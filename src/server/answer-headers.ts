@@ -16,10 +16,14 @@ export interface AnswerFacts {
 }
 
 export function wardenHeaders(facts: AnswerFacts, contentType?: string): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = { 'x-request-id': facts.requestId, 'x-warden-route': facts.route, 'x-warden-attempts': String(Math.max(1, facts.attempts)) };
+  // Route ids end in the endpoint name the upstream wrote (its endpoint listing, the answer's
+  // `provider` field): any text, a line break or a name in another script included. Node refuses
+  // such a header value (ERR_INVALID_CHAR: an answer already paid for became a 500, a stream an
+  // error event and a breaker failure), so route ids are escaped like the escalation's keyword.
+  const headers: OutgoingHttpHeaders = { 'x-request-id': facts.requestId, 'x-warden-route': asciiHeaderValue(facts.route), 'x-warden-attempts': String(Math.max(1, facts.attempts)) };
   if (contentType) headers['content-type'] = contentType;
   if (facts.role) headers['x-warden-role'] = facts.role;
-  if (facts.fallback) headers['x-warden-fallback'] = facts.fallback;
+  if (facts.fallback) headers['x-warden-fallback'] = asciiHeaderValue(facts.fallback);
   // The cause may quote a keyword in any script; a header value must be ASCII (node refuses
   // the rest), so it is escaped as in JSON: cause=keyword="\u8bc1\u660e".
   if (facts.escalation) headers['x-warden-escalation'] = asciiHeaderValue(facts.escalation);

@@ -96,7 +96,7 @@ function authorize(req: IncomingMessage, keys: readonly Secret[]): void {
   const header = req.headers.authorization;
   if (!header) throw unauthorized('Missing API key: send "Authorization: Bearer <client key>"');
   const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-  if (!keys.some((k) => k.equals(token))) throw unauthorized('Incorrect API key provided');
+  if (token === '' || !keys.some((k) => k.equals(token))) throw unauthorized('Incorrect API key provided');
 }
 
 const pathOf = (url: string) => (url.indexOf('?') === -1 ? url : url.slice(0, url.indexOf('?')));

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { looksLikeCompletion, peekString, peekUsage } from '../protocol/peek.js';
 import type { ChatCompletion } from '../protocol/types.js';
 import type { CatalogModel } from '../catalog/index.js';
-import { invalidResponse, type ExchangeSink, type UpstreamFailure } from '../upstream/index.js';
+import { invalidResponse, redactBody, type ExchangeSink, type UpstreamFailure } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
 
 export class JsonRelay implements ExchangeSink {
@@ -30,9 +30,10 @@ export class JsonRelay implements ExchangeSink {
 
   onEnd(): void {
     const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
-    if (this.#status !== 200) return this.done({ kind: 'status', status: this.#status, headers: this.#headers, body, servedEndpoint: null });
+    // An error answer reaches the client (passed through, or quoted in a 502): without Warden's credentials in it.
+    if (this.#status !== 200) return this.done({ kind: 'status', status: this.#status, headers: this.#headers, body: redactBody(body, this.model.upstream.credentials), servedEndpoint: null });
     if (!this.parse) {
-      if (!looksLikeCompletion(body)) return this.onError(invalidResponse(`upstream answered 200 with a body that is not a chat completion (${describe(body)})`));
+      if (!looksLikeCompletion(body)) return this.onError(this.#notCompletion(body));
       const served = this.model.adapter.hasEndpoints ? this.model.adapter.servedEndpoint({ provider: peekString(body, 'provider') }) : null;
       return this.done({ kind: 'answer', body, completion: null, usage: peekUsage(body), servedEndpoint: served });
     }
@@ -41,9 +42,13 @@ export class JsonRelay implements ExchangeSink {
       completion = JSON.parse(body.toString('utf8')) as ChatCompletion;
       if (!completion || typeof completion !== 'object' || !Array.isArray(completion.choices)) throw new Error('no choices');
     } catch {
-      return this.onError(invalidResponse(`upstream answered 200 with a body that is not a chat completion (${describe(body)})`));
+      return this.onError(this.#notCompletion(body));
     }
     this.done({ kind: 'answer', body, completion, usage: completion.usage ?? null, servedEndpoint: this.model.adapter.servedEndpoint(completion) });
+  }
+
+  #notCompletion(body: Buffer): UpstreamFailure {
+    return invalidResponse(`upstream answered 200 with a body that is not a chat completion (${describe(redactBody(body, this.model.upstream.credentials))})`);
   }
 
   onError(failure: UpstreamFailure): void {

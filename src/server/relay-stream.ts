@@ -14,7 +14,7 @@ import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import { SseEventCheck } from '../protocol/sse-check.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
 import type { GateResult } from '../routing/gate.js';
-import { invalidResponse, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
+import { invalidResponse, redactBody, redactText, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
 import { describe } from './relay-json.js';
 
@@ -144,7 +144,7 @@ export class StreamRelay implements ExchangeSink {
     if (this.#settled) return;
     this.#clearTimers();
     if (this.#status !== 200) {
-      return this.#settle({ kind: 'status', status: this.#status, headers: this.#headers, body: Buffer.concat(this.#held), servedEndpoint: null });
+      return this.#settle({ kind: 'status', status: this.#status, headers: this.#headers, body: redactBody(Buffer.concat(this.#held), this.model.upstream.credentials), servedEndpoint: null });
     }
     if (!this.#committed) {
       const everything = Buffer.concat(this.#held);
@@ -197,7 +197,7 @@ export class StreamRelay implements ExchangeSink {
       if (parsed.error) {
         if (this.#committed) this.#sawUpstreamError = true;
         else {
-          this.#exchange!.abort(invalidResponse(`upstream stream failed before the first token: ${errorMessageOf(parsed.error) ?? 'unknown error'}`));
+          this.#exchange!.abort(invalidResponse(`upstream stream failed before the first token: ${redactText(errorMessageOf(parsed.error) ?? 'unknown error', this.model.upstream.credentials)}`));
           return false;
         }
       }
@@ -307,8 +307,9 @@ export class StreamRelay implements ExchangeSink {
    * when an event failed it.
    */
   #forward(chunk: Buffer): boolean {
-    // Out first: what is learnt from the bytes can wait until the client has them.
-    if (chunk.length > 0 && !this.res.write(chunk)) this.#exchange?.pause();
+    // Out first: what is learnt from the bytes can wait until the client has them. They go out
+    // whole events at a time, so a credential an upstream quotes (its own error event) is cut whole.
+    if (chunk.length > 0 && !this.res.write(redactBody(chunk, this.model.upstream.credentials))) this.#exchange?.pause();
     if (!this.#sawUpstreamError && (chunk.includes(ERROR_FINISH) || this.#check?.sawError)) this.#sawUpstreamError = true;
     const bad = this.#check?.bad;
     return bad == null || this.#invalid(bad);
@@ -316,7 +317,7 @@ export class StreamRelay implements ExchangeSink {
 
   /** An event that is not JSON: before the commit the attempt can fall back; after it the stream ends with an error event. */
   #invalid(data: string): false {
-    const failure = invalidResponse(`upstream stream sent an event that is not JSON: ${JSON.stringify(data.slice(0, 60))}`);
+    const failure = invalidResponse(`upstream stream sent an event that is not JSON: ${JSON.stringify(redactText(data, this.model.upstream.credentials).slice(0, 60))}`);
     // Re-encoded events of the chunk read before this one go out first.
     if (this.#committed && this.#out && this.#out.length > 0) {
       this.#forward(Buffer.from(this.#out.join('')));

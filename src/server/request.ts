@@ -11,18 +11,37 @@ export function parseChatRequest(raw: Buffer): ChatRequest {
   for (let i = 0; i < request.messages.length; i++) {
     const m = request.messages[i] as { role?: unknown } | null;
     if (m === null || typeof m !== 'object' || typeof m.role !== 'string') throw invalidRequest(`messages[${i}] must be an object with a "role"`, `messages[${i}]`);
+    checkContent((m as { content?: unknown }).content, i);
   }
   if (request.stream !== undefined && typeof request.stream !== 'boolean') throw invalidRequest('"stream" must be a boolean', 'stream');
   if (request.provider !== undefined) checkProviderPreferences(request.provider);
+  // Escalation counts the tools; a thinking-on attempt spreads `reasoning` into its own switch.
+  if (request.tools != null && !Array.isArray(request.tools)) throw invalidRequest('"tools" must be an array of tool definitions', 'tools');
+  if (request.reasoning != null && !isPlainObject(request.reasoning)) throw invalidRequest('"reasoning" must be an object of reasoning settings such as {"effort": "high"}', 'reasoning');
   return request as unknown as ChatRequest;
 }
+
+/**
+ * A message's content as the language check and escalation read it: text, a list of content
+ * parts (objects), or none at all (an assistant's tool call). A null part crashed the reading.
+ */
+function checkContent(content: unknown, i: number): void {
+  if (content === undefined || content === null || typeof content === 'string') return;
+  const where = `messages[${i}].content`;
+  if (!Array.isArray(content)) throw invalidRequest(`${where} must be a string or an array of content parts`, where);
+  for (let j = 0; j < content.length; j++) {
+    if (!isPlainObject(content[j])) throw invalidRequest(`${where}[${j}] must be a content part object such as {"type": "text", "text": "…"}`, `${where}[${j}]`);
+  }
+}
+
+const isPlainObject = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The OpenRouter preferences Warden reads or merges into; the rest pass through unread. Null
  * stands for absent, as OpenRouter takes it (SDKs serialise an unset field so).
  */
 function checkProviderPreferences(provider: unknown): void {
-  if (provider === null || typeof provider !== 'object' || Array.isArray(provider)) {
+  if (!isPlainObject(provider)) {
     throw invalidRequest('"provider" must be an object of routing preferences', 'provider');
   }
   const prefs = provider as Record<string, unknown>;

@@ -77,7 +77,7 @@ export async function handleCompletion(
     if (ctx.balancer) candidates = ctx.balancer.front(candidates, request.provider);
     allowFallbacks = routing.allowFallbacks;
   }
-  serve(ctx, res, trace, request, candidates, allowFallbacks, forced, direct === undefined);
+  serve(ctx, res, trace, request, candidates, allowFallbacks, forced, direct === undefined, req.headers.authorization ?? null);
 }
 
 function serve(
@@ -89,6 +89,7 @@ function serve(
   allowFallbacks: boolean,
   forced: ForcedFaults | undefined,
   aggregated: boolean,
+  authorization: string | null,
 ): void {
   for (let i = 0; i < candidates.length; i++) {
     const provider = candidates[i] as SimProvider;
@@ -115,6 +116,7 @@ function serve(
       stream: trace.stream,
       includeUsage: request.stream_options?.include_usage === true,
       processingComments: aggregated && provider.spec.processingComments,
+      credentials: provider.spec.quoteCredentials ? authorization : null,
       hold: provider.spec.holdStreams ? (resume) => provider.hold(resume) : null,
       onStreamOpen: () => {
         ctx.book.streamOpened(provider.name);

@@ -22,6 +22,8 @@ export interface Delivery {
   includeUsage: boolean;
   /** OpenRouter path and a provider that keeps the stream alive with SSE comments. */
   processingComments: boolean;
+  /** The request's Authorization, quoted in error answers (scenario `quoteCredentials`); null quotes nothing. */
+  credentials: string | null;
   onStreamOpen(): void;
   /** Holds the stream after its first content chunk until `resume` is called; null streams on. */
   hold: ((resume: () => void) => () => void) | null;
@@ -47,7 +49,7 @@ function answerWhole(d: Delivery, pacer: Pacer): void {
   const { res, fault } = d;
   if (failBeforeResponse(d)) return;
   if (fault === 'garbage' || fault === 'streamGarbage') return sendJson(res, 200, GARBAGE_BODIES[d.reply.pieces.length % 2] as string);
-  if (fault === 'streamError') return sendError(res, 502, 'Provider returned error', 'upstream_error', 'provider_error');
+  if (fault === 'streamError') return sendError(res, 502, quoted(d, 'Provider returned error'), 'upstream_error', 'provider_error');
   const body = completionBody(d.envelope, d.reply, d.usage, d.provider.reasoning);
   const generation = d.provider.firstTokenMs + tokensTime(d.provider, d.reply.pieces.length);
   if (fault === 'reset') {
@@ -71,20 +73,23 @@ function answerWhole(d: Delivery, pacer: Pacer): void {
   pacer.after(generation, () => res.end(body));
 }
 
+/** An error message, with the request's credentials quoted when the provider plays one that leaks them. */
+const quoted = (d: Delivery, message: string) => (d.credentials === null ? message : `${message} (request authorization: ${d.credentials})`);
+
 function failBeforeResponse(d: Delivery): boolean {
   const { res } = d;
   switch (d.fault) {
     case 'error500':
-      sendError(res, 500, 'The server had an error while processing your request.', 'api_error', 'internal_error');
+      sendError(res, 500, quoted(d, 'The server had an error while processing your request.'), 'api_error', 'internal_error');
       return true;
     case 'error502':
-      sendError(res, 502, 'Bad gateway: the provider returned an invalid response.', 'upstream_error', 'bad_gateway');
+      sendError(res, 502, quoted(d, 'Bad gateway: the provider returned an invalid response.'), 'upstream_error', 'bad_gateway');
       return true;
     case 'error503':
-      sendError(res, 503, 'The provider is temporarily overloaded. Please try again later.', 'service_unavailable', 'service_unavailable');
+      sendError(res, 503, quoted(d, 'The provider is temporarily overloaded. Please try again later.'), 'service_unavailable', 'service_unavailable');
       return true;
     case 'rateLimit':
-      sendError(res, 429, 'Rate limit reached for requests. Please retry later.', 'rate_limit_error', 'rate_limit_exceeded', null, {
+      sendError(res, 429, quoted(d, 'Rate limit reached for requests. Please retry later.'), 'rate_limit_error', 'rate_limit_exceeded', null, {
         'retry-after': String(d.provider.retryAfter),
       });
       return true;
@@ -110,7 +115,7 @@ function openStream(d: Delivery, pacer: Pacer): void {
     if (fault === 'reset') return void res.write(rest || '\n', () => res.destroy());
     // The response ends cleanly mid-answer: no finish reason, no [DONE] (a proxy that gave up).
     if (fault === 'streamCut') return void res.end(rest);
-    if (fault === 'streamError') return void res.end(rest + chunks.streamError() + DONE);
+    if (fault === 'streamError') return void res.end(rest + chunks.streamError(quoted(d, 'Provider returned error')) + DONE);
     // A proxy on the way that broke mid-answer: what follows the content is not JSON.
     if (fault === 'streamGarbage') return void res.end(rest + GARBAGE_SSE + DONE);
     res.end(rest + chunks.finish(reply) + (d.includeUsage ? chunks.usage(d.usage) : '') + DONE);

@@ -48,6 +48,8 @@ const providerSchema = z.strictObject({
   apiKey: z.string({ error: 'expected a string' }).optional(),
   /** The header that carries apiKey: unset, `Authorization: Bearer <key>`; a name (Azure's `api-key`), the bare key in it. */
   keyHeader: z.string({ error: 'expected a header name' }).toLowerCase().optional(),
+  /** Error answers and stream error events quote the request's Authorization, as some proxies' debug answers do. */
+  quoteCredentials: z.boolean({ error: 'expected true or false' }).default(false),
   /** Streams stop after their first content chunk until the fleet's releaseStreams(): a test decides when a stream ends. */
   holdStreams: z.boolean({ error: 'expected true or false' }).default(false),
 });
@@ -59,8 +61,10 @@ const modelSchema = z.strictObject({
   maxCompletionTokens: z.number().int().positive().optional(),
 });
 
-// Provider names appear in URL paths and in OpenRouter's `provider` preferences.
-const providerName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+// Provider names appear in URL paths (percent-encoded) and in OpenRouter's `provider` field and
+// preferences. A real aggregator writes whatever names it likes, so any text but "/" is allowed:
+// tests play endpoints named in other scripts or with line breaks in them.
+const providerName = /^[^/]+$/;
 
 const scenarioSchema = z.strictObject({
   seed: z.number({ error: 'expected a number' }).int({ error: 'expected a whole number' }).default(1),
@@ -68,7 +72,7 @@ const scenarioSchema = z.strictObject({
   /** `price`: the aggregator picks a provider weighted by inverse square of price, as OpenRouter does by default; `ordered`: scenario order (predictable, for tests). */
   balancing: z.enum(['ordered', 'price'], { error: 'expected "ordered" or "price"' }).default('ordered'),
   providers: z
-    .record(z.string().regex(providerName, { error: 'provider names use letters, digits, ".", "_" and "-"' }), providerSchema)
+    .record(z.string().regex(providerName, { error: 'provider names are non-empty and contain no "/"' }), providerSchema)
     .refine((providers) => Object.keys(providers).length > 0, { error: 'expected at least one provider' }),
 });
 

@@ -80,9 +80,9 @@ export class ChunkWriter {
   }
 
   /** OpenRouter's mid-stream failure: an error object and finish_reason "error", then [DONE]. */
-  streamError(): string {
+  streamError(message = 'Provider returned error'): string {
     const chunk: Partial<ChatCompletionChunk> = {
-      error: { code: 502, message: 'Provider returned error' },
+      error: { code: 502, message },
       choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
     };
     return `${this.#head}${JSON.stringify(chunk).slice(1)}\n\n`;

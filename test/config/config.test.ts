@@ -89,6 +89,27 @@ test('secrets never show in serialised config or in errors', () => {
   assert.ok(!JSON.stringify(issues).includes(secret));
 });
 
+test('a value that lost its ":" is an unknown key that check-config names by its line, never by its text', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-config-'));
+  const file = join(dir, 'typo.yaml');
+  // A literal key (no \${VAR}) written without its colon reads as the key "apiKey sk-…".
+  writeFileSync(file, BASE.replace('kind: openai-compatible,', 'kind: openai-compatible, apiKey sk-live-typo-secret,').replace('roles:', 'rols: {}\nroles:'));
+  const failed = spawnSync(process.execPath, [CLI, 'check-config', file], { encoding: 'utf8' });
+  assert.equal(failed.status, 1);
+  assert.ok(!failed.stderr.includes('sk-live-typo-secret'), failed.stderr);
+  assert.match(failed.stderr, /providers\.openai\.\(unknown key\) \(line 4\): unknown key that is not a setting name/);
+  // A mistyped setting name is still shown, as it helps.
+  assert.match(failed.stderr, /rols \(line \d+\): unknown key "rols"/);
+});
+
+test('an empty client key is refused by its path, as it would let in any request without a bearer token', () => {
+  const text = `server: { clientKeys: ["\${CK1}", "\${CK2:-}"] }\n${BASE}`;
+  const issues = issuesOf(text, { OPENROUTER_API_KEY: 'sk-or-test-123', CK1: 'ck-one' });
+  assert.deepEqual(issues.map((i) => i.path), ['server.clientKeys[1]']);
+  assert.match(issues[0]!.message, /a client key is empty/);
+  assert.ok(!JSON.stringify(issues).includes('ck-one'));
+});
+
 test('cross references: unknown provider, tier default without a default answer, routes on a direct provider', () => {
   const text = BASE.replace('provider: openai, model: gpt-4o-mini', 'provider: opnai, model: gpt-4o-mini')
     .replace('tier: degrade', 'tier: default')

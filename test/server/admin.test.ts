@@ -99,6 +99,15 @@ describe('admin API', () => {
     const badSince = await admin('GET', '/admin/audit?since=abc');
     assert.deepEqual([badSince.status, badSince.body.error.param], [400, 'since']);
     assert.equal((await admin('GET', `/admin/audit?since=${Date.now() - 60_000}`)).status, 200);
+    for (const ttl of [{ minutes: 5 }, ['30m'], true]) {
+      const odd = await admin('POST', '/admin/blocklist', { route: 'chat-small@direct', reason: 'x', ttl });
+      assert.deepEqual([odd.status, odd.body.error.param], [400, 'ttl'], `ttl ${JSON.stringify(ttl)}`);
+    }
+    // A malformed percent escape in a path segment is the caller's mistake, named, not a 500.
+    for (const [method, path, param] of [['DELETE', '/admin/blocklist/%E0%A4%A', 'id'], ['POST', '/admin/routes/%ZZ/shed', 'route'], ['GET', '/admin/roles/%ZZ', 'name'], ['PATCH', '/admin/roles/chat%/rollout', 'name']] as const) {
+      const bad = await admin(method, path, method === 'GET' ? undefined : { reason: 'x' });
+      assert.deepEqual([bad.status, bad.body.error.type, bad.body.error.param], [400, 'invalid_request_error', param], `${method} ${path}`);
+    }
   });
 
   test('a manual shed drains the in-flight request, which is retried elsewhere; release brings the route back', async () => {

@@ -72,3 +72,38 @@ models:
     await fleet.close();
   }
 });
+
+test('an upstream that quotes the request\u2019s key in its errors has it cut out of every answer and log line', async () => {
+  const key = 'sk-sim-quoted-back-6262';
+  const fleet = await startFleet({ scenario: parseScenario({ seed: 1, providers: { echo: { models: ['m'], apiKey: key, quoteCredentials: true } } }), port: 0 });
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const yaml = `
+providers:
+  echo: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('echo')}", apiKey: "\${KEY}" }
+models:
+  m: { provider: echo, model: m, breaker: { failures: 100 } }
+`;
+  const gateway = createGateway(parseConfig(yaml, 'test', { KEY: key }), { log: createLogger({ level: 'debug', destination: sink }), processMetrics: false, store: new MemoryStore() });
+  const url = await gateway.listen(0);
+  const chat = (stream: boolean) => fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', stream, messages: [{ role: 'user', content: 'hi' }] }) });
+  try {
+    const answers: string[] = [];
+    // A 5xx quoted in Warden's 502, a 429 passed through as written, before and in a stream;
+    // an error event relayed mid-stream.
+    for (const [fault, status] of [['error500', 502], ['rateLimit', 429], ['streamError', 200]] as const) {
+      fleet.setFaults('echo', { [fault]: 1 });
+      for (const stream of [false, true]) {
+        const res = await chat(stream);
+        const text = await res.text();
+        if (!(fault === 'streamError' && !stream)) assert.equal(res.status, status, `${fault} stream=${stream}: ${text}`);
+        assert.match(text, /request authorization: Bearer \[secret\]/, `${fault} stream=${stream}: the upstream's message is still told`);
+        answers.push(text);
+      }
+    }
+    for (const text of [...answers, lines.join('')]) assert.ok(!text.includes(key), `leaked in: ${text.slice(0, 300)}`);
+  } finally {
+    await gateway.close();
+    await fleet.close();
+  }
+});
