@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { abortStreamAfterFirstChunk, startHarness, type Harness } from '../helpers/harness.js';
+import { metricsText, seriesValue } from '../helpers/metrics.js';
 
-const metrics = async (url: string) => (await fetch(`${url}/metrics`)).text();
-const count = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
 
 describe('a client that goes away', () => {
   let h: Harness;
@@ -31,8 +30,8 @@ models:
     for (let i = 0; i < 3; i++) await abortStreamAfterFirstChunk(h, 'slow');
     assert.equal(h.gateway.breakers.snapshot('slow@slowdirect')?.consecutiveFailures ?? 0, 0);
     assert.equal(h.gateway.breakers.state('slow@slowdirect'), 'closed');
-    const m = await metrics(h.url);
-    assert.equal(count(m, 'warden_upstream_attempts_total{route="slow@slowdirect",error_class="aborted"}'), 3);
-    assert.equal(count(m, 'warden_requests_total{role="-",route="slow@slowdirect",outcome="client_aborted"}'), 3);
+    const m = await metricsText(h.url);
+    assert.equal(seriesValue(m, 'warden_upstream_attempts_total{route="slow@slowdirect",error_class="aborted"}'), 3);
+    assert.equal(seriesValue(m, 'warden_requests_total{role="-",route="slow@slowdirect",outcome="client_aborted"}'), 3);
   });
 });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { gatewayConfigYaml, SCENARIO, startHarness, type Harness } from '../helpers/harness.js';
+import { metricsText, seriesValue } from '../helpers/metrics.js';
 import { sseChunk, startScriptedUpstream, type Script, type ScriptedUpstream } from '../helpers/scripted-upstream.js';
 
 const HELLO = [{ role: 'user' as const, content: 'Hello there' }];
@@ -41,8 +42,6 @@ async function sdkStream(client: OpenAI, model: string, onText: (text: string) =
   return { text, error: null };
 }
 
-const metrics = async (url: string) => (await fetch(`${url}/metrics`)).text();
-const count = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
 
 describe('garbage from the simulated fleet', () => {
   let h: Harness;
@@ -90,10 +89,10 @@ describe('garbage from the simulated fleet', () => {
       assert.match(events.at(-1)!, /"code":"upstream_invalid_response"/);
       assert.ok(!events.includes('[DONE]'));
 
-      const after = await metrics(h.url);
-      assert.equal(count(after, `warden_requests_total{role="${label}",route="paced@paceddirect",outcome="stream_error"}`), 2);
-      assert.equal(count(after, `warden_requests_total{role="${label}",route="paced@paceddirect",outcome="ok"}`), 0);
-      if (label !== '-') assert.equal(count(after, `warden_role_requests_total{role="${label}",result="failed"}`), 2);
+      const after = await metricsText(h.url);
+      assert.equal(seriesValue(after, `warden_requests_total{role="${label}",route="paced@paceddirect",outcome="stream_error"}`), 2);
+      assert.equal(seriesValue(after, `warden_requests_total{role="${label}",route="paced@paceddirect",outcome="ok"}`), 0);
+      if (label !== '-') assert.equal(seriesValue(after, `warden_role_requests_total{role="${label}",result="failed"}`), 2);
       assert.equal(h.gateway.breakers.snapshot('paced@paceddirect')?.consecutiveFailures, failuresBefore + 2, 'each garbled stream is a breaker failure');
     });
   }
@@ -177,7 +176,7 @@ roles:
       assert.equal(error.code, 'upstream_invalid_response');
       assert.match(error.message, /split@scripted/);
       const label = model === 'split' ? '-' : model;
-      assert.equal(count(await metrics(h.url), `warden_requests_total{role="${label}",route="split@scripted",outcome="stream_error"}`), 1);
+      assert.equal(seriesValue(await metricsText(h.url), `warden_requests_total{role="${label}",route="split@scripted",outcome="stream_error"}`), 1);
     });
   }
 
@@ -204,8 +203,8 @@ roles:
       assert.ok(error instanceof OpenAI.APIError, `an APIError, not ${String(error)}`);
       assert.match(error.message, /The server had an error/);
 
-      const m = await metrics(h.url);
-      assert.equal(count(m, `warden_requests_total{role="-",route="${model}@scripted",outcome="stream_error"}`), 2);
+      const m = await metricsText(h.url);
+      assert.equal(seriesValue(m, `warden_requests_total{role="-",route="${model}@scripted",outcome="stream_error"}`), 2);
       // The provider failed under way: each stream is a breaker failure, not a success.
       assert.equal(h.gateway.breakers.snapshot(`${model}@scripted`)?.consecutiveFailures, 2);
     });
