@@ -9,6 +9,7 @@ import { GatewayError, invalidRequest, methodNotAllowed, notFound, unauthorized 
 import type { RoleRuntime } from '../roles/index.js';
 import type { Store } from '../state/index.js';
 import type { AuditQuery } from '../dashboard/index.js';
+import { bearerToken } from './bearer.js';
 import { jsonBody, pathSegment, requireString } from './admin-body.js';
 import { handleRoleAdmin, isRoleAdminPath } from './admin-roles.js';
 import { sendJson } from './respond.js';
@@ -37,7 +38,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, pat
   const tokens = adminTokens(deps);
   if (tokens.length === 0) throw new GatewayError(403, 'admin_disabled', 'permission_error', 'The admin API is off: set server.adminToken or server.adminTokens (from environment variables) to use it');
   const header = req.headers.authorization;
-  const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  const token = bearerToken(header);
   // Every token is compared (each in constant time), so the time taken does not say which one nearly matched.
   let who: string | null = null;
   for (const t of tokens) if (t.token.equals(token) && who === null) who = t.name;

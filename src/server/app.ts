@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Secret } from '../config/index.js';
 import { PAGE_HEADERS, type DashboardAssets } from '../dashboard/index.js';
 import { GatewayError, internalError, isGatewayError, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
+import { bearerToken } from './bearer.js';
 import { handleAdmin, type AdminDeps } from './admin.js';
 import { handleChat, type ChatDeps } from './chat.js';
 import { answerClientErrors } from './client-error.js';
@@ -95,7 +96,7 @@ function authorize(req: IncomingMessage, keys: readonly Secret[]): void {
   if (keys.length === 0) return;
   const header = req.headers.authorization;
   if (!header) throw unauthorized('Missing API key: send "Authorization: Bearer <client key>"');
-  const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  const token = bearerToken(header);
   if (token === '' || !keys.some((k) => k.equals(token))) throw unauthorized('Incorrect API key provided');
 }
 

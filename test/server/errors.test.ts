@@ -153,6 +153,16 @@ describe('client keys', () => {
     const ok = await h.client.chat.completions.create({ model: 'chat', messages: HELLO });
     assert.ok(ok.choices[0]!.message.content);
   });
+
+  test('the scheme name is case-insensitive; another scheme or a bare one is a 401', async () => {
+    const body = JSON.stringify({ model: 'chat', messages: HELLO });
+    for (const authorization of ['bearer ck-test-123', 'BEARER ck-test-123', 'Bearer\tck-test-123', 'Bearer   ck-test-123  ']) {
+      assert.equal((await post(h.url, body, { authorization })).status, 200, authorization);
+    }
+    for (const authorization of ['Basic ck-test-123', 'Bearerck-test-123', 'Bearer ', 'ck-test-123']) {
+      assert.equal((await post(h.url, body, { authorization })).status, 401, authorization);
+    }
+  });
 });
 
 describe('upstream failures', () => {
