@@ -65,6 +65,21 @@ describe('routes out of service', () => {
     assert.equal(response.headers.get('x-warden-route'), 'chat-small@direct');
   });
 
+  test('a block whose ttl ran out leaves the store and the listing, and takes no room there', async () => {
+    const lapsing = await admin('POST', '/admin/blocklist', { route: 'chat-small@direct', reason: 'brief incident', ttl: '10m' });
+    await assertOutOfService('chat-small@direct');
+    clock.advance(10 * 60_000 + 1);
+    const { response } = await h.client.chat.completions.create({ model: 'chat-small', messages: HELLO }).withResponse();
+    assert.equal(response.headers.get('x-warden-route'), 'chat-small@direct', 'back in service at its end');
+    assert.deepEqual(h.gateway.store.blocks().map((b) => b.id), [lapsing.id], 'still stored until something reads or adds blocks');
+    // Adding a block is when the store could grow: the lapsed one goes first.
+    const next = await admin('POST', '/admin/blocklist', { route: 'chat-small@direct', reason: 'another brief incident', ttl: '10m' });
+    assert.deepEqual(h.gateway.store.blocks().map((b) => b.id), [next.id]);
+    clock.advance(10 * 60_000 + 1);
+    assert.deepEqual((await admin('GET', '/admin/blocklist')).entries, [], 'a lapsed block is not listed');
+    assert.deepEqual(h.gateway.store.blocks(), []);
+  });
+
   test('a shed direct route takes no request, from a role or named directly', async () => {
     await admin('POST', `/admin/routes/${encodeURIComponent('chat-small@direct')}/shed`, { reason: 'provider incident' });
     await assertOutOfService('chat-small@direct');
