@@ -70,7 +70,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const blocklist = new Blocklist(now);
   config.blocklist.forEach((entry, i) => blocklist.add({ id: `builtin-${i + 1}`, route: entry.route, layer: 'builtin', reason: entry.reason, until: null }));
   const pools = new PoolSet();
-  const metrics = new GatewayMetrics({ processMetrics: options.processMetrics });
+  const metrics = new GatewayMetrics({ processMetrics: options.processMetrics, routeLabel: (route) => catalog.routeLabel(route) });
   const tracing = new Tracing(config.telemetry?.otlp, log);
   const audit = new Audit(store, log, now);
   const inflight = new InFlight(clock);
