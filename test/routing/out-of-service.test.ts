@@ -88,6 +88,31 @@ describe('routes out of service', () => {
     assert.equal(response.headers.get('x-warden-default'), null);
   });
 
+  test('a route back in service before its drain window ends keeps the requests in flight on it', async () => {
+    const route = encodeURIComponent('slow@slowdirect');
+    const rest = async (stream: AsyncIterator<OpenAI.ChatCompletionChunk>) => {
+      let text = '';
+      for (let r = await stream.next(); !r.done; r = await stream.next()) text += r.value.choices[0]?.delta?.content ?? '';
+      return text;
+    };
+    clock.holdSleeps = true;
+    try {
+      const before = (await h.client.chat.completions.create({ model: 'slow', messages: HELLO, stream: true, max_tokens: 30 }))[Symbol.asyncIterator]();
+      await before.next();
+      await admin('POST', `/admin/routes/${route}/shed`, { reason: 'brief incident' });
+      await admin('POST', `/admin/routes/${route}/release`, {});
+      // Taken after the route came back, while the shed's drain window still runs.
+      const after = (await h.client.chat.completions.create({ model: 'slow', messages: HELLO, stream: true, max_tokens: 30 }))[Symbol.asyncIterator]();
+      await after.next();
+      clock.releaseSleeps(); // the drain window ends
+      const [a, b] = await Promise.all([rest(before), rest(after)]);
+      assert.ok(a.length > 0 && b.length > 0, 'both streams end whole, neither is cut');
+    } finally {
+      clock.holdSleeps = false;
+      clock.releaseSleeps();
+    }
+  });
+
   test('a pinned endpoint that is blocked answers 503 and never another endpoint', async () => {
     const before = upstreamRequests();
     await rejectedOutOfService('chat-main@openrouter/Gamma', 'chat-main@openrouter/Gamma');
