@@ -70,7 +70,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const blocklist = new Blocklist(now);
   config.blocklist.forEach((entry, i) => blocklist.add({ id: `builtin-${i + 1}`, route: entry.route, layer: 'builtin', reason: entry.reason, until: null }));
   const pools = new PoolSet();
-  const metrics = new GatewayMetrics({ processMetrics: options.processMetrics });
+  const metrics = new GatewayMetrics({ processMetrics: options.processMetrics, routeLabel: (route) => catalog.routeLabel(route) });
   const tracing = new Tracing(config.telemetry?.otlp, log);
   const audit = new Audit(store, log, now);
   const inflight = new InFlight(clock);
@@ -80,12 +80,13 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   const requests = new OpenRequests();
   let closing: Promise<void> | null = null;
   // A route that leaves service takes no new request at once (admission); what it holds
-  // gets the drain window, then is aborted and, where nothing was sent yet, retried elsewhere.
+  // gets the drain window, then is aborted and, where nothing was sent yet, retried elsewhere,
+  // unless the route is back in service by then (what it holds may be requests it took since).
   const drain = (route: string, why: string) => {
     const held = inflight.count(route);
     if (held === 0) return;
     audit.record('shed', route, { why, inFlight: held, drainWindowMs: config.server.drainWindow });
-    void inflight.drain(route, config.server.drainWindow, routeShed(route, why));
+    void inflight.drain(route, config.server.drainWindow, routeShed(route, why), () => !health.inService(route));
   };
   const coordination = coordinationFor(store);
   const breakerPolicies = new LiveBreakerPolicies(config);

@@ -4,7 +4,7 @@
 import type { Dispatcher } from 'undici';
 import type { ModelConfig, ProviderConfig, TimeoutConfig, WardenConfig } from '../config/index.js';
 import { adapters, credentialsIn, type EndpointInfo, type UpstreamAdapter } from '../upstream/index.js';
-import { formatRouteId } from './route-id.js';
+import { formatRouteId, parseRouteId } from './route-id.js';
 
 export interface ResolvedTimeouts {
   connect: number;
@@ -74,23 +74,39 @@ export class CatalogModel {
   }
 
   setEndpoints(endpoints: readonly EndpointInfo[]): void {
-    this.#routes = endpoints.map((info) => ({ id: this.routeIdFor(info.name), model: this.name, provider: this.upstream.providerName, endpoint: info.name, info }));
+    this.#routes = endpoints.map((info) => {
+      let id = this.#routeIds.get(info.name);
+      if (id === undefined) this.#routeIds.set(info.name, (id = this.#format(info.name)));
+      return { id, model: this.name, provider: this.upstream.providerName, endpoint: info.name, info };
+    });
   }
 
-  /** The route id for an answer served by `endpoint` (null: the model's single direct route). */
+  /**
+   * The route id for an answer served by `endpoint` (null: the model's single direct route).
+   * Ids are kept for the endpoints the config or discovery named, never for others: any name
+   * a client pins before discovery, or an answer says served it, would have stayed for good.
+   */
   routeIdFor(endpoint: string | null): string {
     if (endpoint === null) return this.directRouteId;
-    let id = this.#routeIds.get(endpoint);
-    if (id === undefined) {
-      id = formatRouteId({ model: this.name, provider: this.upstream.providerName, endpoint });
-      this.#routeIds.set(endpoint, id);
-    }
-    return id;
+    return this.#routeIds.get(endpoint) ?? this.#format(endpoint);
+  }
+
+  /** Whether `routeId` is this model's direct route or an endpoint the config or discovery ever named. */
+  names(routeId: string): boolean {
+    if (routeId === this.directRouteId) return true;
+    const parts = parseRouteId(routeId);
+    return parts !== null && parts.endpoint !== null && this.#routeIds.get(parts.endpoint) === routeId;
+  }
+
+  #format(endpoint: string): string {
+    return formatRouteId({ model: this.name, provider: this.upstream.providerName, endpoint });
   }
 }
 
 export class Catalog {
   readonly models = new Map<string, CatalogModel>();
+  /** Route ids found to be labels of their own (see routeLabel): the request path reads one Set. */
+  readonly #labels = new Set<string>();
 
   constructor(config: WardenConfig) {
     for (const [name, model] of Object.entries(config.models)) {
@@ -107,7 +123,27 @@ export class Catalog {
   routes(): Route[] {
     return [...this.models.values()].flatMap((m) => m.routes);
   }
+
+  /**
+   * `routeId` as a metric label. Labels must stay a bounded set, so a route is its own label
+   * only when the config or discovery named it; any other endpoint of a model (a name a
+   * client pinned while the model's endpoints were unknown, a provider an answer names that
+   * the listing lacks) is counted under `<model>@<provider>/(unlisted)`.
+   */
+  routeLabel(routeId: string): string {
+    if (this.#labels.has(routeId)) return routeId;
+    const parts = parseRouteId(routeId);
+    const model = parts ? this.models.get(parts.model) : undefined;
+    if (model?.names(routeId)) {
+      this.#labels.add(routeId);
+      return routeId;
+    }
+    return model ? `${model.directRouteId}/${UNLISTED}` : UNLISTED;
+  }
 }
+
+/** The endpoint part of the label that stands for every endpoint the config and discovery never named. */
+const UNLISTED = '(unlisted)';
 
 function upstreamAddress(providerName: string, provider: ProviderConfig): UpstreamAddress {
   const url = new URL(provider.baseUrl);

@@ -14,6 +14,8 @@ const DISCOVERY_CONNECTIONS = 4;
 
 export class DiscoveryLoop {
   #timers: NodeJS.Timeout[] = [];
+  /** The listing in flight per model: a tick while one runs joins it rather than sending another. */
+  readonly #inFlight = new Map<CatalogModel, Promise<void>>();
 
   constructor(
     private readonly catalog: Catalog,
@@ -30,7 +32,21 @@ export class DiscoveryLoop {
     await Promise.all(this.#discovering().map((m) => this.refresh(m)));
   }
 
-  async refresh(model: CatalogModel): Promise<void> {
+  /**
+   * Lists the model's endpoints once; a call while a listing is in flight joins it. Without
+   * this a listing slower than the interval was joined by one more at every tick, and an older
+   * one answering last overwrote the endpoints a newer one had set.
+   */
+  refresh(model: CatalogModel): Promise<void> {
+    let running = this.#inFlight.get(model);
+    if (!running) {
+      running = this.#list(model).finally(() => this.#inFlight.delete(model));
+      this.#inFlight.set(model, running);
+    }
+    return running;
+  }
+
+  async #list(model: CatalogModel): Promise<void> {
     const provider = this.config.providers[model.config.provider]!;
     try {
       // A small pool of its own (PoolSet keys by connections): a listing neither takes a live

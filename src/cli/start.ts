@@ -19,6 +19,11 @@ export async function runStart(file: string, port?: number, host?: string): Prom
   const watch = watchConfig({ file, loaded, reload: (trigger) => void gateway.reload(() => loadConfig(file), trigger) });
   await gateway.listen(port, host);
   closeOnSignal(() => {
+    // Without a listener, Node's default for SIGHUP is to end the process at once: a config
+    // agent reloading during a rollout's drain would cut every request in flight and skip the
+    // store's last writes. The shutdown ignores it instead, listening before the watch's own
+    // listener goes so that there is no moment without one.
+    process.on('SIGHUP', () => process.stderr.write('warden: SIGHUP while shutting down: no reload\n'));
     watch.close();
     return gateway.close();
   });

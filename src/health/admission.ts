@@ -22,6 +22,11 @@ export class RouteAdmission implements RouteHealth {
     return this.board.admit(routeId);
   }
 
+  /** Whether the route takes requests as usual: no blocklist layer holds it and its breaker is closed. */
+  inService(routeId: string): boolean {
+    return !this.blocklist.isBlocked(routeId) && this.board.state(routeId) === 'closed';
+  }
+
   refusal(routeId: string): { retryAt: number; outOfService: boolean } | null {
     const blockedUntil = this.#blockedUntil(routeId);
     if (blockedUntil !== null) return { retryAt: blockedUntil, outOfService: true };

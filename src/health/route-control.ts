@@ -54,13 +54,8 @@ export class RouteControl {
   /** Loads what a restart must not lose: runtime blocks, sheds, restores and quarantines. */
   restoreFromStore(): void {
     const now = this.clock.now();
-    for (const block of this.store.blocks()) {
-      if (block.until !== null && block.until <= now) {
-        this.store.deleteBlock(block.id);
-        continue;
-      }
-      this.#apply(block);
-    }
+    this.expireBlocks();
+    for (const block of this.store.blocks()) this.#apply(block);
     for (const [route, state] of this.store.canaryStates()) {
       if (state.quarantine && state.quarantine.until > now) this.setQuarantine(route, state.quarantine.until, state.quarantine.reasons);
     }
@@ -127,6 +122,8 @@ export class RouteControl {
   addBlock(route: string, reason: string, ttlMs: number | null, by: string | null): RuntimeBlock {
     this.#known(route);
     if (ttlMs !== null && !(ttlMs > 0)) throw new RouteControlError('invalid_ttl', 'ttl must be a positive duration such as 30m or 2h');
+    // Blocks pile up only here, so the store never holds more than the live ones and those lapsed since.
+    this.expireBlocks();
     const now = this.clock.now();
     const block: RuntimeBlock = { id: `blk_${randomUUID().slice(0, 8)}`, route, kind: 'block', reason, createdAt: now, until: ttlMs === null ? null : now + ttlMs, by };
     this.store.putBlock(block);
@@ -144,8 +141,25 @@ export class RouteControl {
     return block;
   }
 
+  /** The runtime entries still in force (lapsed ones are dropped first). */
   runtimeBlocks(): RuntimeBlock[] {
+    this.expireBlocks();
     return this.store.blocks();
+  }
+
+  /**
+   * Deletes the entries whose ttl has run out from the store. The blocklist stops honouring
+   * them on its own, but the store kept them: a lapsed block stayed in GET /admin/blocklist
+   * and the dashboard, and every ttl block ever added kept its row until a restart.
+   */
+  expireBlocks(): void {
+    const now = this.clock.now();
+    for (const block of this.store.blocks()) {
+      if (block.until === null || block.until > now) continue;
+      this.store.deleteBlock(block.id);
+      this.blocklist.remove(block.id);
+      this.#restores.delete(block.id);
+    }
   }
 
   /** Manual shed: out of service at once, in-flight requests drained; holds until released. */

@@ -36,10 +36,15 @@ export class InFlight {
     return this.#byRoute.get(route)?.size ?? 0;
   }
 
-  /** After `windowMs`, aborts whatever the route still holds; resolves with how many were aborted. */
-  async drain(route: string, windowMs: number, failure: UpstreamFailure): Promise<number> {
+  /**
+   * After `windowMs`, aborts whatever the route still holds, unless `stillOut` says it is back
+   * in service by then (a restore, a block that lapsed): the requests it holds are then ones it
+   * took since, or ones that may finish. Resolves with how many were aborted.
+   */
+  async drain(route: string, windowMs: number, failure: UpstreamFailure, stillOut: () => boolean = () => true): Promise<number> {
     if (this.count(route) === 0) return 0;
     await this.clock.sleep(windowMs);
+    if (!stillOut()) return 0;
     const left = [...(this.#byRoute.get(route) ?? [])];
     for (const handle of left) handle.abort(failure);
     return left.length;

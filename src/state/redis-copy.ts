@@ -25,11 +25,34 @@ export class LocalCopy {
   /** The change counter, and its value at each key's last change (a local write or a value taken from Redis). */
   #seq = 0;
   readonly #touched = new Map<string, number>();
+  /** Reads from Redis asked (ask) and not yet answered: the only ones a key's last change matters to. */
+  #reading = 0;
   #lastOrder = 0;
 
   /** Marks a point in time: a read asked now is stale for keys written after it. */
   get seq(): number {
     return this.#seq;
+  }
+
+  /** A read from Redis is asked now: its `asked` mark. Call answered() once its reply is applied or it failed. */
+  ask(): number {
+    this.#reading++;
+    return this.#seq;
+  }
+
+  /**
+   * A read asked with ask() is over. With none left in flight, every later read is asked after
+   * every change so far, so no mark can make it stale: they go. Kept, they grew by one for every
+   * key ever written, deleted ones too (each runtime block, shed and restore has an id of its own).
+   */
+  answered(): void {
+    this.#reading = Math.max(0, this.#reading - 1);
+    if (this.#reading === 0) this.#touched.clear();
+  }
+
+  /** How many keys' last change is remembered (bounded by the keys changed while a read was in flight). */
+  get marks(): number {
+    return this.#touched.size;
   }
 
   get<K extends HashKind>(kind: K, key: string): Values[K] | undefined {

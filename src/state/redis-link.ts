@@ -268,7 +268,15 @@ export class RedisLink {
 
   /** Reads every hash and both lists into the local copy, keeping what was written since it was asked. */
   async #reload(): Promise<void> {
-    const asked = this.#local.seq;
+    const asked = this.#local.ask();
+    try {
+      await this.#reloadAsked(asked);
+    } finally {
+      this.#local.answered();
+    }
+  }
+
+  async #reloadAsked(asked: number): Promise<void> {
     const marks = { audit: this.#audit.mark, ledger: this.#ledger.mark };
     const pipe = this.#cmd.pipeline();
     for (const kind of HASH_KINDS) pipe.hgetall(this.#keys.hash(kind));
@@ -303,13 +311,17 @@ export class RedisLink {
     }
     if (!this.#up) return; // the reload on recovery catches up
     const { kind, key } = notice;
-    const asked = this.#local.seq;
-    this.#cmd.hget(this.#keys.hash(kind), key).then(
-      (raw) => {
-        if (this.#local.applyField(kind, key, raw, asked, this.#held)) this.#emit(kind, key);
-      },
-      () => this.#errors++,
-    ).catch(() => this.#errors++); // a field that is not Warden's
+    const asked = this.#local.ask();
+    this.#cmd
+      .hget(this.#keys.hash(kind), key)
+      .then(
+        (raw) => {
+          if (this.#local.applyField(kind, key, raw, asked, this.#held)) this.#emit(kind, key);
+        },
+        () => this.#errors++,
+      )
+      .catch(() => this.#errors++) // a field that is not Warden's
+      .finally(() => this.#local.answered());
   }
 
   /** JSON for Redis; a value that cannot be serialised stays local only and is counted. */

@@ -71,17 +71,22 @@ export class GatewayMetrics {
   // Derived when scraped, so requests pay nothing for it.
   readonly #degradedShare = new Gauge({ name: 'warden_degraded_share', help: 'Share of a role\'s requests since start answered by its degrade message or default', labelNames: ['role'], registers: [this.registry], collect: () => this.#collectDegradedShare() });
 
-  constructor(options: { processMetrics?: boolean } = {}) {
+  /** A route id as its label: kept to a bounded set (the catalog's routeLabel); as it is by default. */
+  readonly #route: (route: string) => string;
+
+  constructor(options: { processMetrics?: boolean; routeLabel?: (route: string) => string } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'warden_' });
+    this.#route = options.routeLabel ?? ((route) => route);
   }
 
   recordRequest(role: string, route: string, outcome: Outcome, seconds: number): void {
-    this.#requests.inc([role, route, outcome]);
-    this.#duration.labels(role, route).observe(seconds);
+    const label = this.#route(route);
+    this.#requests.inc([role, label, outcome]);
+    this.#duration.labels(role, label).observe(seconds);
   }
 
   recordFirstToken(role: string, route: string, seconds: number): void {
-    this.#firstToken.labels(role, route).observe(seconds);
+    this.#firstToken.labels(role, this.#route(route)).observe(seconds);
   }
 
   recordRejected(code: string): void {
@@ -93,7 +98,7 @@ export class GatewayMetrics {
   }
 
   recordAttempt(route: string, errorClass: ErrorClass): void {
-    this.#attempts.inc([route, errorClass]);
+    this.#attempts.inc([this.#route(route), errorClass]);
   }
 
   /** Once per role request, with the model its first attempt went to (warden_fallbacks_total's `from_model` counts against it). */
@@ -118,9 +123,10 @@ export class GatewayMetrics {
     this.#quarantines.labels(reason).inc();
   }
 
-  recordBreakerTransition(route: string, to: string, openMs: number | null, firstTry: boolean | null): void {
+  recordBreakerTransition(breakerRoute: string, to: string, openMs: number | null, firstTry: boolean | null): void {
+    const route = this.#route(breakerRoute);
     this.#breakerTransitions.labels(route, to).inc();
-    this.setBreakerState(route, to);
+    this.#breakerState.labels(route).set(BREAKER_STATE_VALUE[to] ?? 0);
     if (to === 'open') this.#breakerOpenings.labels(route).inc();
     if (openMs !== null) this.#breakerOpenSeconds.labels(route).inc(openMs / 1000);
     if (firstTry !== null) this.#recoveries.labels(route, String(firstTry)).inc();
@@ -128,7 +134,7 @@ export class GatewayMetrics {
 
   /** The state gauge alone: a state another instance decided and this one adopted (that instance counted the transition). */
   setBreakerState(route: string, state: string): void {
-    this.#breakerState.labels(route).set(BREAKER_STATE_VALUE[state] ?? 0);
+    this.#breakerState.labels(this.#route(route)).set(BREAKER_STATE_VALUE[state] ?? 0);
   }
 
   recordEscalation(role: string, signal: string): void {
@@ -136,7 +142,7 @@ export class GatewayMetrics {
   }
 
   recordQualityFailure(role: string, route: string, check: string, reason: string): void {
-    this.#qualityFailures.labels(role, route, check, reason).inc();
+    this.#qualityFailures.labels(role, this.#route(route), check, reason).inc();
   }
 
   recordUsage(role: string, model: string, promptTokens: number, completionTokens: number, usd: number | null): void {

@@ -1,6 +1,6 @@
 // A clock the test moves by hand. `sleep` advances it at once, so a Retry-After wait is
 // honoured without the test waiting; `onSleep` lets a test change the world meanwhile, and
-// `holdSleeps` keeps a wait open until it is aborted.
+// `holdSleeps` keeps a wait open until it is aborted or `releaseSleeps` ends it.
 import type { Clock } from '../../src/clock/index.js';
 
 export class ManualClock implements Clock {
@@ -8,6 +8,7 @@ export class ManualClock implements Clock {
   /** When true, a sleep does not end on its own: only its signal's abort ends it (rejecting). */
   holdSleeps = false;
   readonly slept: number[] = [];
+  readonly #held: Array<() => void> = [];
 
   constructor(private t = Date.UTC(2026, 10, 29, 12, 0, 0)) {}
 
@@ -25,9 +26,15 @@ export class ManualClock implements Clock {
     this.t += ms;
     this.onSleep?.(ms);
     if (!this.holdSleeps) return;
-    await new Promise<void>((_, reject) => {
+    await new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
+      this.#held.push(resolve);
       signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
+  }
+
+  /** Ends every sleep held so far, as if its time had come (one aborted already stays rejected). */
+  releaseSleeps(): void {
+    for (const resolve of this.#held.splice(0)) resolve();
   }
 }

@@ -66,12 +66,52 @@ describe('routes out of service', () => {
     assert.equal(response.headers.get('x-warden-route'), 'chat-small@direct');
   });
 
+  test('a block whose ttl ran out leaves the store and the listing, and takes no room there', async () => {
+    const lapsing = await admin('POST', '/admin/blocklist', { route: 'chat-small@direct', reason: 'brief incident', ttl: '10m' });
+    await assertOutOfService('chat-small@direct');
+    clock.advance(10 * 60_000 + 1);
+    const { response } = await h.client.chat.completions.create({ model: 'chat-small', messages: HELLO }).withResponse();
+    assert.equal(response.headers.get('x-warden-route'), 'chat-small@direct', 'back in service at its end');
+    assert.deepEqual(h.gateway.store.blocks().map((b) => b.id), [lapsing.id], 'still stored until something reads or adds blocks');
+    // Adding a block is when the store could grow: the lapsed one goes first.
+    const next = await admin('POST', '/admin/blocklist', { route: 'chat-small@direct', reason: 'another brief incident', ttl: '10m' });
+    assert.deepEqual(h.gateway.store.blocks().map((b) => b.id), [next.id]);
+    clock.advance(10 * 60_000 + 1);
+    assert.deepEqual((await admin('GET', '/admin/blocklist')).entries, [], 'a lapsed block is not listed');
+    assert.deepEqual(h.gateway.store.blocks(), []);
+  });
+
   test('a shed direct route takes no request, from a role or named directly', async () => {
     await admin('POST', `/admin/routes/${encodeURIComponent('chat-small@direct')}/shed`, { reason: 'provider incident' });
     await assertOutOfService('chat-small@direct');
     await admin('POST', `/admin/routes/${encodeURIComponent('chat-small@direct')}/release`, {});
     const { response } = await h.client.chat.completions.create({ model: 'intent', messages: HELLO }).withResponse();
     assert.equal(response.headers.get('x-warden-default'), null);
+  });
+
+  test('a route back in service before its drain window ends keeps the requests in flight on it', async () => {
+    const route = encodeURIComponent('slow@slowdirect');
+    const rest = async (stream: AsyncIterator<OpenAI.ChatCompletionChunk>) => {
+      let text = '';
+      for (let r = await stream.next(); !r.done; r = await stream.next()) text += r.value.choices[0]?.delta?.content ?? '';
+      return text;
+    };
+    clock.holdSleeps = true;
+    try {
+      const before = (await h.client.chat.completions.create({ model: 'slow', messages: HELLO, stream: true, max_tokens: 30 }))[Symbol.asyncIterator]();
+      await before.next();
+      await admin('POST', `/admin/routes/${route}/shed`, { reason: 'brief incident' });
+      await admin('POST', `/admin/routes/${route}/release`, {});
+      // Taken after the route came back, while the shed's drain window still runs.
+      const after = (await h.client.chat.completions.create({ model: 'slow', messages: HELLO, stream: true, max_tokens: 30 }))[Symbol.asyncIterator]();
+      await after.next();
+      clock.releaseSleeps(); // the drain window ends
+      const [a, b] = await Promise.all([rest(before), rest(after)]);
+      assert.ok(a.length > 0 && b.length > 0, 'both streams end whole, neither is cut');
+    } finally {
+      clock.holdSleeps = false;
+      clock.releaseSleeps();
+    }
   });
 
   test('a pinned endpoint that is blocked answers 503 and never another endpoint', async () => {

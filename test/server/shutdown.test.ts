@@ -15,6 +15,7 @@ import { parseScenario, startFleet, type Fleet } from '../../src/sim/index.js';
 import { SqliteStore, type Store } from '../../src/state/index.js';
 import { createLogger } from '../../src/telemetry/index.js';
 import { startProcess } from '../helpers/cluster.js';
+import { until } from '../helpers/until.js';
 import { ManualClock } from '../helpers/clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
@@ -200,6 +201,32 @@ test('warden start on SIGTERM: a stream still open after server.shutdownGrace ge
     const line = proc.lines.find((l) => l.includes('"cut"'));
     assert.ok(line, proc.lines.join('\n'));
     assert.deepEqual({ drained: JSON.parse(line).drained, cut: JSON.parse(line).cut }, { drained: 0, cut: 1 });
+  } finally {
+    await proc.kill();
+    await fleet.close();
+  }
+});
+
+test('warden start: a SIGHUP while it drains (a config agent reloading during a rollout) neither ends the process nor reloads', async () => {
+  const fleet = await startFleet({ scenario: parseScenario(SCENARIO), port: 0 });
+  const proc = await startProcess(`${config(fleet, 'state: { memory: true }')}`.replace(`server: { adminToken: "${TOKEN}" }`, 'server: { shutdownGrace: 60s }'));
+  try {
+    const client = new OpenAI({ baseURL: `${proc.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 20_000 });
+    const { chunks, text } = await openHeldStream(client);
+    const exited = proc.kill('SIGTERM');
+    const gone = () => proc.child.exitCode !== null || proc.child.signalCode !== null;
+    // Logged by the gateway's close(), which starts once the shutdown listens for SIGHUP.
+    await until(() => proc.lines.some((l) => l.includes('shutting down: no new connections')) || gone(), 'the drain to start');
+    proc.child.kill('SIGHUP');
+    await until(() => proc.lines.some((l) => l.includes('SIGHUP while shutting down')) || gone(), 'the SIGHUP to be handled');
+    assert.equal(proc.child.signalCode, null, 'the process is still draining');
+    fleet.releaseStreams('Held');
+    const rest = await readRest(chunks);
+    assert.equal(rest.error, null, 'the stream in flight ends whole');
+    assert.ok(text.length + rest.text.length > 0 && rest.finish === 'stop');
+    await exited;
+    assert.equal(proc.child.exitCode, 0, proc.lines.join('\n'));
+    assert.ok(!proc.lines.some((l) => l.includes('config_reload')), 'no reload while shutting down');
   } finally {
     await proc.kill();
     await fleet.close();

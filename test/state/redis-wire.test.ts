@@ -57,6 +57,29 @@ test('the local copy ignores a read that a newer local write overtook, and keeps
   assert.deepEqual([...copy.values('blocks').keys()], ['b3']);
 });
 
+test('the local copy forgets when keys changed once no read is in flight, and still refuses a stale one', () => {
+  const copy = new LocalCopy();
+  const never = () => false;
+  // Every runtime block, shed and restore is a key of its own: written, then deleted.
+  for (let i = 0; i < 1_000; i++) {
+    copy.put('blocks', `blk_${i}`, block(`blk_${i}`));
+    copy.delete('blocks', `blk_${i}`);
+  }
+  copy.ask();
+  copy.answered();
+  assert.equal(copy.marks, 0, 'nothing to remember once no read is in flight');
+
+  const inFlight = copy.ask();
+  copy.put('breakers', 'r', OPEN_BREAKER);
+  copy.put('blocks', 'late', block('late'));
+  const stale = JSON.stringify({ o: 1, v: { ...OPEN_BREAKER, state: 'closed' } });
+  assert.equal(copy.applyField('breakers', 'r', stale, inFlight, never), false, 'written after the read was asked');
+  assert.equal(copy.get('breakers', 'r')?.state, 'open');
+  assert.equal(copy.marks, 2);
+  copy.answered();
+  assert.equal(copy.marks, 0);
+});
+
 test('a ring takes another instance\'s item once, even when a reload already brought it', () => {
   const ring = new Ring<{ at: number }>(10);
   ring.load([JSON.stringify({ at: 2 }), JSON.stringify({ at: 1 })], ring.mark);
