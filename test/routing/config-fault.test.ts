@@ -1,9 +1,12 @@
 // An upstream that refuses Warden's key is a configuration fault: audited, notified, the
-// next model tried, and the route not blamed.
+// next model tried, and the route not blamed. It recurs on every request while it lasts, so it
+// is audited and notified once per route per window, the next one counting those held back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { Fleet } from '../../src/sim/index.js';
+import { RECURRING_WINDOW_MS } from '../../src/telemetry/audit.js';
+import { ManualClock } from '../helpers/clock.js';
 import { startHarness } from '../helpers/harness.js';
 import { startReceiver } from '../helpers/webhook.js';
 
@@ -20,7 +23,10 @@ models:
 roles:
   chat: { tier: degrade, models: [first, second], maxFallbacks: 1 }
 `;
-  const h = await startHarness({ scenario: { seed: 1, providers: { locked: { models: ['m1'], apiKey: 'right-key' }, open: { models: ['m2'] } } }, configYaml: config });
+  const clock = new ManualClock();
+  const h = await startHarness({ clock, scenario: { seed: 1, providers: { locked: { models: ['m1'], apiKey: 'right-key' }, open: { models: ['m2'] } } }, configYaml: config });
+  const faults = () => h.gateway.store.audit(10, { type: 'config_fault' });
+  const ask = () => h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'hi' }] });
   try {
     for (let i = 0; i < 6; i++) {
       const { response } = await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'hi' }] }).withResponse();
@@ -28,9 +34,19 @@ roles:
       assert.equal(response.headers.get('x-warden-fallback'), 'config:upstream_status_401 at first@locked');
     }
     assert.equal(h.gateway.breakers.state('first@locked'), 'closed', 'six refusals never open the breaker');
-    assert.equal(h.gateway.store.audit(10, { type: 'config_fault' }).length, 6);
+    assert.equal(faults().length, 1, 'six refusals in a row are one fault, not six');
     await h.gateway.notifier.settled();
-    assert.ok(hook.received.some((n) => n.type === 'config_fault' && n.route === 'first@locked'));
+    assert.deepEqual(hook.received.filter((n) => n.type === 'config_fault').map((n) => n.route), ['first@locked'], 'one webhook');
+    clock.advance(RECURRING_WINDOW_MS - 1);
+    await ask();
+    assert.equal(faults().length, 1, 'still within the window');
+    clock.advance(1);
+    await ask();
+    const [latest] = faults();
+    assert.equal(faults().length, 2);
+    assert.deepEqual([latest!.detail.heldBack, latest!.detail.heldBackWindow], [6, '5m'], 'the next one counts those held back');
+    await h.gateway.notifier.settled();
+    assert.equal(hook.received.filter((n) => n.type === 'config_fault').length, 2);
     assert.ok(!JSON.stringify(hook.received).includes('wrong-key'), 'the key is never sent out');
   } finally {
     await h.close();
