@@ -11,7 +11,7 @@ import type { Router } from './routing/index.js';
 import { HotConfig, LiveBreakerPolicies, type ReloadReport } from './hot-config.js';
 import { RoleRuntime } from './roles/index.js';
 import { warmUp as warmUpQuality } from './quality/index.js';
-import { createApp, OpenRequests } from './server/index.js';
+import { createApp, Credentials, OpenRequests } from './server/index.js';
 import { DashboardData, dashboardAssets, TimelineSampler, type DashboardAssets } from './dashboard/index.js';
 import { coordinationFor, openStore, openStoreAsync, type Store } from './state/index.js';
 import { registerStoreMetrics } from './telemetry/store-metrics.js';
@@ -154,6 +154,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
   } catch (err) {
     log.warn({ err }, 'dashboard page files not found; /dashboard answers 503');
   }
+  const credentials = new Credentials(config.server);
   const server = createApp({
     router,
     pools,
@@ -168,8 +169,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     requestLog: new RequestLog(log),
     gateFor: (role) => roles.gateFor(role),
     admin: {
-      adminToken: config.server.adminToken,
-      adminTokens: config.server.adminTokens,
+      credentials,
       roles,
       control,
       store,
@@ -180,7 +180,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     requests,
     log,
     bodyLimit: config.server.bodyLimit,
-    clientKeys: config.server.clientKeys,
+    credentials,
     modelList: () => modelList(router),
     readiness: () => {
       const checks = [...catalog.models.values()]
@@ -197,7 +197,20 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     },
   });
 
-  const hot = new HotConfig({ base: config, roles, blocklist, breakers: breakerPolicies, canary: canaryLive.options, canarySchedule: scheduler, audit, log });
+  /** The address the gateway listens on, once it does. */
+  let listeningHost: string | null = null;
+  const hot = new HotConfig({
+    base: config,
+    roles,
+    blocklist,
+    breakers: breakerPolicies,
+    canary: canaryLive.options,
+    canarySchedule: scheduler,
+    credentials,
+    exposed: () => listeningHost !== null && !LOOPBACK.test(listeningHost) && !config.server.allowAnonymous,
+    audit,
+    log,
+  });
 
   return {
     get config() {
@@ -215,7 +228,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     store,
     server,
     async listen(port = config.server.port, host = config.server.host) {
-      if (!LOOPBACK.test(host) && config.server.clientKeys.length === 0 && !config.server.allowAnonymous) {
+      if (!LOOPBACK.test(host) && credentials.clientKeys.length === 0 && !config.server.allowAnonymous) {
         throw new ConfigError('server', [{ path: 'server.clientKeys', message: `serving on ${host} without client keys would open the gateway to anyone; set server.clientKeys or server.allowAnonymous: true` }]);
       }
       if (Object.values(config.roles).some((r) => r.checks.includes('language'))) warmUpQuality();
@@ -236,6 +249,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
         server.once('error', reject);
         server.listen(port, host, () => {
           server.off('error', reject);
+          listeningHost = host;
           resolve();
         });
       });

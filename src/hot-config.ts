@@ -1,14 +1,15 @@
 // A reloaded YAML applied to the running gateway: roles (under the runtime overlay), the
-// built-in blocklist, breaker settings (the top-level ones and each model's override) and the
-// canary's rules and interval take effect at once; sections that shape connections, the catalog or the store keep their running values
+// built-in blocklist, breaker settings (the top-level ones and each model's override), the
+// client keys and admin tokens, and the canary's rules and interval take effect at once; sections that shape connections, the catalog or the store keep their running values
 // until a restart, which is logged and audited. An invalid file changes nothing and is
 // audited with its errors.
 import type { CanaryRunnerOptions } from './canary/index.js';
 import { policyFromConfig } from './canary/index.js';
 import { parseRouteId } from './catalog/index.js';
-import { breakersChanged, changedSections, isConfigError, reloadable, validateConfig, type ConfigIssue, type HotPart, type Section, type WardenConfig } from './config/index.js';
+import { breakersChanged, changedSections, ConfigError, credentialsChanged, isConfigError, reloadable, validateConfig, type ConfigIssue, type HotPart, type Section, type WardenConfig } from './config/index.js';
 import type { Blocklist } from './health/index.js';
 import type { BreakerPolicy } from './resilience/index.js';
+import type { Credentials } from './server/index.js';
 import type { RoleRuntime } from './roles/index.js';
 import type { Audit, Logger } from './telemetry/index.js';
 
@@ -60,6 +61,10 @@ export interface HotConfigOptions {
   canary: CanaryRunnerOptions | null;
   /** What runs the canary's rounds on its interval; null when rounds are not scheduled (tests, `warden canary`). */
   canarySchedule: { reschedule(intervalMs: number): void } | null;
+  /** The keys and tokens the server reads on each request. */
+  credentials: Credentials;
+  /** Whether the gateway listens beyond loopback without server.allowAnonymous: it must keep a client key. */
+  exposed: () => boolean;
   audit: Audit;
   log: Logger;
 }
@@ -85,6 +90,9 @@ export class HotConfig {
       ({ hot, restart } = changedSections(this.#base, file));
       // Roles are checked against the models that run now, not ones that need a restart to exist.
       next = validateConfig(reloadable(this.#base, file, restart), 'reloaded config');
+      if (next.server.clientKeys.length === 0 && this.o.exposed()) {
+        throw new ConfigError('reloaded config', [{ path: 'server.clientKeys', message: 'the gateway listens beyond loopback: removing every client key would open it to anyone; keep a key, or set server.allowAnonymous: true and restart' }]);
+      }
     } catch (e) {
       if (!isConfigError(e)) throw e;
       const issues = e.issues.map(({ path, message, line }) => ({ path, message, ...(line ? { line } : {}) }));
@@ -95,6 +103,7 @@ export class HotConfig {
     this.#base = next;
     if (hot.includes('blocklist')) this.#reloadBlocklist(prev, next);
     if (breakersChanged(hot)) this.o.breakers.update(next);
+    if (credentialsChanged(hot)) this.o.credentials.update(next.server);
     if (hot.includes('canary')) this.#reloadCanary(next);
     // Always: the overlay is checked again against the new base even when the YAML roles did not change.
     this.o.roles.setBase(next);

@@ -1,15 +1,19 @@
 // Which parts of a reloaded config a running gateway can take as they are, and which only a
 // restart applies (they shape connections, the catalog or the store the gateway was built on).
-// `models` is the one section split in two: a model's `breaker` override reaches the breakers
-// the way the top-level `breaker` does, while the rest of the model shapes its catalog entry.
+// `models` and `server` are split in two: a model's `breaker` override reaches the breakers
+// the way the top-level `breaker` does, while the rest of the model shapes its catalog entry;
+// the server's client keys and admin tokens are read on each request (a leaked key is rotated
+// without a restart), while its address, limits and drain windows were fixed at start.
 import { createHash } from 'node:crypto';
 import { Secret } from './secret.js';
 import type { ModelConfig, WardenConfig } from './schema.js';
 
 export type Section = keyof WardenConfig;
 
-/** What a reload applied: a section, or one model's breaker override (`models.chat-main.breaker`). */
-export type HotPart = Section | `models.${string}.breaker`;
+/** What a reload applied: a section, one model's breaker override (`models.chat-main.breaker`), or the server's credentials. */
+export type HotPart = Section | `models.${string}.breaker` | CredentialPart;
+
+export type CredentialPart = 'server.clientKeys' | 'server.adminTokens';
 
 /** Applied to the running gateway by a reload. `canary` only while it stays on (a new interval reschedules its rounds). */
 export const HOT_SECTIONS: readonly Section[] = ['roles', 'blocklist', 'breaker', 'canary'];
@@ -23,8 +27,13 @@ export interface SectionChanges {
 }
 
 export function changedSections(prev: WardenConfig, next: WardenConfig): SectionChanges {
-  const changed = (s: Section) => (s === 'models' ? fingerprint(withoutBreakers(prev.models)) !== fingerprint(withoutBreakers(next.models)) : fingerprint(prev[s]) !== fingerprint(next[s]));
+  const changed = (s: Section) =>
+    s === 'models' ? fingerprint(withoutBreakers(prev.models)) !== fingerprint(withoutBreakers(next.models))
+    : s === 'server' ? fingerprint(withoutCredentials(prev.server)) !== fingerprint(withoutCredentials(next.server))
+    : fingerprint(prev[s]) !== fingerprint(next[s]);
   const hot: HotPart[] = HOT_SECTIONS.filter(changed);
+  if (fingerprint(prev.server.clientKeys) !== fingerprint(next.server.clientKeys)) hot.push('server.clientKeys');
+  if (fingerprint([prev.server.adminToken, prev.server.adminTokens]) !== fingerprint([next.server.adminToken, next.server.adminTokens])) hot.push('server.adminTokens');
   const restart = RESTART_SECTIONS.filter(changed);
   // Whether there is a canary at all is set at start (its runner and scheduler); its rules and interval reload.
   if (hot.includes('canary') && (!prev.canary || !next.canary)) {
@@ -38,6 +47,11 @@ export function changedSections(prev: WardenConfig, next: WardenConfig): Section
   return { hot, restart };
 }
 
+/** Whether a reload changed who may call: client keys or admin tokens. */
+export function credentialsChanged(hot: readonly HotPart[]): boolean {
+  return hot.some((part) => part.startsWith('server.'));
+}
+
 /** Whether a reload changed any route's breaker settings: the top-level ones or a model's own. */
 export function breakersChanged(hot: readonly HotPart[]): boolean {
   return hot.some((part) => part === 'breaker' || part.startsWith('models.'));
@@ -45,11 +59,17 @@ export function breakersChanged(hot: readonly HotPart[]): boolean {
 
 /**
  * The next config with what a reload cannot apply taken from the running one. Running models
- * keep their running shape but take the file's breaker overrides, which apply at once.
+ * keep their running shape but take the file's breaker overrides, which apply at once; the
+ * running server settings take the file's credentials likewise.
  */
 export function reloadable(prev: WardenConfig, next: WardenConfig, restart: readonly Section[]): Record<string, unknown> {
   const out: Record<string, unknown> = { ...next };
   for (const s of restart) out[s] = prev[s];
+  if (restart.includes('server')) {
+    const { clientKeys, adminToken, adminTokens } = next.server;
+    const { adminToken: _running, ...kept } = prev.server;
+    out.server = adminToken === undefined ? { ...kept, clientKeys, adminTokens } : { ...kept, clientKeys, adminToken, adminTokens };
+  }
   if (restart.includes('models')) {
     out.models = Object.fromEntries(Object.entries(prev.models).map(([name, model]) => [name, Object.hasOwn(next.models, name) ? withBreaker(model, next.models[name]!.breaker) : model]));
   }
@@ -59,6 +79,11 @@ export function reloadable(prev: WardenConfig, next: WardenConfig, restart: read
 function withBreaker(model: ModelConfig, breaker: ModelConfig['breaker']): ModelConfig {
   const { breaker: _running, ...rest } = model;
   return breaker === undefined ? rest : { ...rest, breaker };
+}
+
+function withoutCredentials(server: WardenConfig['server']): Omit<WardenConfig['server'], 'clientKeys' | 'adminToken' | 'adminTokens'> {
+  const { clientKeys: _keys, adminToken: _token, adminTokens: _tokens, ...rest } = server;
+  return rest;
 }
 
 function withoutBreakers(models: WardenConfig['models']): Record<string, Omit<ModelConfig, 'breaker'>> {

@@ -10,6 +10,7 @@ import type { RoleRuntime } from '../roles/index.js';
 import type { Store } from '../state/index.js';
 import type { AuditQuery } from '../dashboard/index.js';
 import { bearerToken } from './bearer.js';
+import type { Credentials } from './credentials.js';
 import { jsonBody, pathSegment, requireString } from './admin-body.js';
 import { handleRoleAdmin, isRoleAdminPath } from './admin-roles.js';
 import { sendJson } from './respond.js';
@@ -22,9 +23,8 @@ export interface CanaryControl {
 }
 
 export interface AdminDeps {
-  adminToken: Secret | undefined;
-  /** Named tokens: the name is who the audit log says acted. */
-  adminTokens?: ReadonlyArray<{ name: string; token: Secret }>;
+  /** The admin tokens (read on each call: a reload may rotate them). */
+  credentials: Credentials;
   /** Runtime role management (/admin/roles, /admin/config/effective); absent, those paths are 404. */
   roles?: RoleRuntime | null;
   control: RouteControl;
@@ -35,7 +35,7 @@ export interface AdminDeps {
 }
 
 export async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, deps: AdminDeps): Promise<void> {
-  const tokens = adminTokens(deps);
+  const tokens = deps.credentials.adminTokens;
   if (tokens.length === 0) throw new GatewayError(403, 'admin_disabled', 'permission_error', 'The admin API is off: set server.adminToken or server.adminTokens (from environment variables) to use it');
   const header = req.headers.authorization;
   const token = bearerToken(header);
@@ -53,13 +53,6 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, pat
     if (e instanceof RouteControlError) throw new GatewayError(e.code === 'invalid_ttl' ? 400 : 404, e.code, e.code === 'invalid_ttl' ? 'invalid_request_error' : 'not_found_error', e.message, e.code === 'invalid_ttl' ? 'ttl' : null);
     throw e;
   }
-}
-
-/** The single `adminToken` is named "admin"; named tokens follow. */
-function adminTokens(deps: AdminDeps): Array<{ name: string; token: Secret }> {
-  const tokens = deps.adminToken && !deps.adminToken.isEmpty ? [{ name: 'admin', token: deps.adminToken }] : [];
-  for (const t of deps.adminTokens ?? []) if (!t.token.isEmpty) tokens.push(t);
-  return tokens;
 }
 
 async function route(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, who: string, deps: AdminDeps): Promise<void> {

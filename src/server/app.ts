@@ -5,6 +5,7 @@ import type { Secret } from '../config/index.js';
 import { PAGE_HEADERS, type DashboardAssets } from '../dashboard/index.js';
 import { GatewayError, internalError, isGatewayError, methodNotAllowed, notFound, unauthorized } from '../protocol/errors.js';
 import { bearerToken } from './bearer.js';
+import type { Credentials } from './credentials.js';
 import { handleAdmin, type AdminDeps } from './admin.js';
 import { handleChat, type ChatDeps } from './chat.js';
 import { answerClientErrors } from './client-error.js';
@@ -14,7 +15,8 @@ import { sendError, sendJson, sendRaw } from './respond.js';
 
 export interface AppDeps extends ChatDeps {
   admin: AdminDeps;
-  clientKeys: readonly Secret[];
+  /** Client keys, read on each request (a reload may rotate them); the admin API reads its tokens from the same object. */
+  credentials: Credentials;
   /** Body of GET /v1/models, prepared at start. */
   modelList: () => unknown;
   readiness: () => { ready: boolean; checks: Array<{ name: string; ok: boolean; detail?: string }> };
@@ -39,7 +41,7 @@ export function createApp(deps: AppDeps): Server {
     if (isChatPath(path)) {
       try {
         if (req.method !== 'POST') throw methodNotAllowed(req.method ?? '', path);
-        authorize(req, deps.clientKeys);
+        authorize(req, deps.credentials.clientKeys);
         handleChat(req, res, requestId, startedAt, deps, onError, (execution) => deps.requests.cutWith(res, (error) => execution.stop(error)));
       } catch (e) {
         onError(e);
@@ -60,7 +62,7 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, re
   switch (path) {
     case '/v1/models':
     case '/models':
-      authorize(req, deps.clientKeys);
+      authorize(req, deps.credentials.clientKeys);
       return sendJson(res, 200, deps.modelList());
     case '/healthz':
       return sendJson(res, 200, { status: 'ok' });

@@ -21,9 +21,9 @@ test('nothing changed: nothing to apply', () => {
   assert.deepEqual(changedSections(config(), config()), { hot: [], restart: [] });
 });
 
-test('roles, breaker and canary rules apply at once; models and a changed secret need a restart', () => {
+test('roles, breaker, canary rules and the gateway\u2019s own keys apply at once; models need a restart', () => {
   assert.deepEqual(changedSections(config(), config({ roles: 'strict', breaker: '3', canary: 'interval: 30m, mode: enforce' })), { hot: ['roles', 'breaker', 'canary'], restart: [] });
-  assert.deepEqual(changedSections(config(), config({ models: 'm2', key: 'k2' })), { hot: [], restart: ['server', 'models'] });
+  assert.deepEqual(changedSections(config(), config({ models: 'm2', key: 'k2' })), { hot: ['server.adminTokens'], restart: ['models'] });
 });
 
 test('a new canary interval applies at once, alone or with new rules (the scheduler is rescheduled)', () => {
