@@ -36,6 +36,7 @@ export class RedisLink {
 
   readonly #keys: RedisKeys;
   readonly #keep: number;
+  readonly #commandTimeout: number;
   readonly #log: RedisStoreLog;
   readonly #cmd: Redis;
   readonly #sub: Redis;
@@ -72,8 +73,12 @@ export class RedisLink {
     // Commands fail at once when disconnected instead of waiting in ioredis' own queue: the
     // backlog here is bounded and coalesced, and the caller must never wait on Redis.
     const common = { connectTimeout, retryStrategy: (times: number) => Math.min(100 * times, 1_000), maxRetriesPerRequest: 0 };
-    this.#cmd = new Redis(options.url, { ...common, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
+    // A Redis that stops answering on a live connection (frozen, or cut off without a reset)
+    // sends no `close`: only a deadline on each command tells, and sends the store degraded.
+    this.#commandTimeout = Math.max(1, options.commandTimeoutMs ?? 2_000);
+    this.#cmd = new Redis(options.url, { ...common, commandTimeout: this.#commandTimeout, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
     this.#cmd.defineCommand('wardenAppend', { numberOfKeys: 2, lua: APPEND_ONCE });
+    // No deadline here: a SUBSCRIBE given up on client-side would still hold on the server.
     this.#sub = new Redis(options.url, { ...common, enableOfflineQueue: false, autoResubscribe: false });
     this.ready = new Promise<void>((resolve) => (this.#settle = resolve));
     const timer = setTimeout(() => {
@@ -126,7 +131,18 @@ export class RedisLink {
     if (this.#retry) clearTimeout(this.#retry);
     await Promise.all([...this.#inflight]);
     if (this.#up && this.#backlog.size > 0) await this.#replay();
-    await Promise.all([this.#cmd, this.#sub].map((c) => (c.status === 'ready' ? c.quit().then(() => undefined, () => c.disconnect()) : c.disconnect())));
+    await Promise.all([this.#cmd, this.#sub].map((c) => this.#quit(c)));
+  }
+
+  /** QUIT, waited for at most one command timeout: a Redis that does not answer is just dropped. */
+  async #quit(c: Redis): Promise<void> {
+    if (c.status === 'ready') {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#commandTimeout)));
+      await Promise.race([c.quit().then(() => undefined, () => undefined), late]);
+      clearTimeout(timer);
+    }
+    c.disconnect();
   }
 
   /** Sends the copy's current value of one key (or its deletion) and announces it. */
@@ -168,12 +184,7 @@ export class RedisLink {
 
   /** Runs a pipeline; if any part fails, `requeue` holds the write and the store goes degraded. */
   #exec(pipe: ChainableCommander, requeue: () => void): Promise<void> {
-    const done = pipe.exec().then(
-      (results) => {
-        const failed = results?.find(([e]) => e !== null);
-        if (results === null || failed) throw failed?.[0] ?? new Error('pipeline discarded');
-      },
-    ).catch((e: unknown) => {
+    const done = pipe.exec().then((results) => void answered(results)).catch((e: unknown) => {
       requeue();
       this.#failed(e);
     });
@@ -205,21 +216,28 @@ export class RedisLink {
 
   #onReady(): void {
     if (this.#closing) return;
+    void this.#recover();
+  }
+
+  /**
+   * Back in service only once Redis has answered: a connection can be `ready` (or still open)
+   * to a Redis that then hangs, and the epoch check is the first round trip that tells.
+   * Until then writes stay held and coordination answers alone.
+   */
+  async #recover(): Promise<void> {
+    if (!(await this.#checkEpoch()) || this.#closing) return;
     this.#up = true;
-    // Replay first, then reload on the same connection: Redis runs them in that order, so
-    // the reload already contains what this instance wrote while it was away.
-    void this.#checkEpoch().then(() => {
-      void this.#replay();
-      return this.#reload();
-    }).then(() => {
-      if (!this.#loaded) {
-        this.#loaded = true;
-        this.#settle();
-      }
-    });
-    if (this.#outageLogged && this.#up) {
+    if (this.#outageLogged) {
       this.#outageLogged = false;
       this.#log.info({ store: 'redis', prefix: this.prefix }, 'Redis store recovered: held writes replayed');
+    }
+    // Replay first, then reload on the same connection: Redis runs them in that order, so
+    // the reload already contains what this instance wrote while it was away.
+    void this.#replay();
+    await this.#reload();
+    if (!this.#loaded) {
+      this.#loaded = true;
+      this.#settle();
     }
   }
 
@@ -228,18 +246,19 @@ export class RedisLink {
    * would then erase every instance's breakers, blocks and quarantines. The epoch key tells:
    * when the one seen before is gone, this instance writes its whole copy back before reloading.
    */
-  async #checkEpoch(): Promise<void> {
+  async #checkEpoch(): Promise<boolean> {
     let current: string | null;
     try {
-      const results = await this.#cmd.pipeline().set(this.#keys.epoch, randomUUID(), 'NX').get(this.#keys.epoch).exec();
-      current = (results?.[1]?.[1] as string | null | undefined) ?? null;
-    } catch {
-      this.#errors++;
-      return;
+      const results = answered(await this.#cmd.pipeline().set(this.#keys.epoch, randomUUID(), 'NX').get(this.#keys.epoch).exec());
+      current = (results[1]![1] as string | null) ?? null;
+    } catch (e) {
+      // Not answered (a timeout reads as no epoch, which must not pass for a lost state).
+      this.#failed(e);
+      return false;
     }
     const lost = this.#epoch !== null && current !== this.#epoch;
     this.#epoch = current;
-    if (!lost) return;
+    if (!lost) return true;
     let keys = 0;
     for (const kind of HASH_KINDS) {
       for (const key of this.#local.values(kind).keys()) {
@@ -248,6 +267,7 @@ export class RedisLink {
       }
     }
     this.#log.warn({ store: 'redis', prefix: this.prefix, keys }, 'Redis came back without Warden\'s state (restarted without persistence?): writing this instance\'s copy back');
+    return true;
   }
 
   #replay(): Promise<void> {
@@ -273,14 +293,12 @@ export class RedisLink {
     const pipe = this.#cmd.pipeline();
     for (const kind of HASH_KINDS) pipe.hgetall(this.#keys.hash(kind));
     pipe.lrange(this.#keys.audit, 0, this.#keep - 1).lrange(this.#keys.ledger, 0, this.#keep - 1);
-    let results: [Error | null, unknown][] | null;
+    let results: [Error | null, unknown][];
     try {
-      results = await pipe.exec();
+      results = answered(await pipe.exec());
     } catch (e) {
       return this.#failed(e);
     }
-    const failed = results?.find(([e]) => e !== null);
-    if (!results || failed) return this.#failed(failed?.[0] ?? new Error('pipeline discarded'));
     HASH_KINDS.forEach((kind, i) => {
       const { changed, bad } = this.#local.applyAll(kind, results[i]![1] as Record<string, string>, asked, this.#held);
       this.#errors += bad;
@@ -326,4 +344,11 @@ export class RedisLink {
     this.#errors++;
     this.#log.error({ store: 'redis', kind, error: e instanceof Error ? e.message : String(e) }, 'Redis store cannot serialise a value; kept locally only');
   }
+}
+
+/** A pipeline's results when every command succeeded; otherwise throws the first error. */
+function answered(results: [Error | null, unknown][] | null): [Error | null, unknown][] {
+  const failed = results?.find(([e]) => e !== null);
+  if (!results || failed) throw failed?.[0] ?? new Error('pipeline discarded');
+  return results;
 }

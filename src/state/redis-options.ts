@@ -16,6 +16,12 @@ export interface RedisStoreOptions {
   log?: RedisStoreLog;
   /** How long `open` waits for Redis before it serves degraded, ms. Default 1000. */
   connectTimeoutMs?: number;
+  /**
+   * How long a command may go unanswered before it counts as failed and the store goes
+   * degraded, ms. Default 2000. Without it a Redis that hangs (frozen, or cut off without a
+   * reset) would hold every write, the shutdown and the store's health forever.
+   */
+  commandTimeoutMs?: number;
   /** Audit and ledger appends held while Redis is away; beyond this the oldest are dropped. Default 10_000. */
   maxBacklog?: number;
 }

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { SqliteStore, isStoreError, type SqliteStoreOptions, type StoreLog } from '../../src/state/index.js';
+import { SqliteStore, isStoreError, type SqliteStoreOptions } from '../../src/state/index.js';
 import { SCHEMA_VERSION } from '../../src/state/sqlite-schema.js';
+import { recorder } from '../helpers/log-recorder.js';
 import { OPEN_BREAKER, block, entry, event, storeContract } from './store.contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'warden-state-'));
@@ -14,21 +15,6 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
 const fresh = (name = 'state'): string => join(dir, `${name}-${++n}.db`);
-
-interface Logged {
-  level: 'warn' | 'error';
-  obj: Record<string, unknown>;
-  msg: string;
-}
-
-function recorder(): StoreLog & { lines: Logged[] } {
-  const lines: Logged[] = [];
-  return {
-    lines,
-    warn: (obj, msg) => lines.push({ level: 'warn', obj: { ...obj }, msg }),
-    error: (obj, msg) => lines.push({ level: 'error', obj: { ...obj }, msg }),
-  };
-}
 
 const open = (file: string, options: Partial<SqliteStoreOptions> = {}) => new SqliteStore({ file, log: recorder(), ...options });
 

@@ -1,0 +1,67 @@
+// The Redis store against a Redis that misbehaves without going away: one that hangs on a live
+// connection (frozen with SIGSTOP: nothing answers, nothing closes). The store must go
+// degraded, keep serving, say so once, close in bounded time, and catch up when Redis answers.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RedisStore } from '../../src/state/index.js';
+import { recorder } from '../helpers/log-recorder.js';
+import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { until } from '../helpers/until.js';
+import { OPEN_BREAKER, block } from './store.contract.js';
+
+const missing = redisMissing();
+if (missing) console.log(`# skipping the Redis fault tests: ${missing}`);
+
+let n = 0;
+const prefix = (): string => `faults${process.pid}-${++n}:`;
+
+describe('RedisStore with a Redis that hangs or refuses', { skip: missing ?? false }, () => {
+  let server: RedisServer;
+  before(async () => {
+    server = await startRedis();
+  });
+  after(async () => {
+    server?.resume();
+    await server?.close();
+  });
+
+  test('a Redis that hangs: writes go degraded and are held, one warning, recovery once it answers', async () => {
+    const log = recorder();
+    const p = prefix();
+    const a = await RedisStore.open({ url: server.url, prefix: p, log, commandTimeoutMs: 200 });
+    const b = await RedisStore.open({ url: server.url, prefix: p, log: recorder() });
+    try {
+      server.pause();
+      a.putBreaker('r', OPEN_BREAKER);
+      await until(() => a.degraded, 'the store says it is degraded while Redis does not answer');
+      a.putBlock(block('held'));
+      assert.deepEqual(a.getBreaker('r'), OPEN_BREAKER, 'reads keep serving from the local copy');
+      assert.equal(await a.coordination.acquireProbe('r', 1_000) !== null, true, 'degraded coordination answers alone: the probe is this instance\'s');
+      // Several retries go by while Redis is still frozen: the log must not flap.
+      const errors = a.errors;
+      await until(() => a.errors >= errors + 2, 'retries while Redis is frozen');
+      assert.deepEqual(log.lines.map((l) => `${l.level}:${l.obj.reason ?? ''}`), ['warn:Command timed out'], 'one warning, naming the timeout');
+      server.resume();
+      await until(() => !a.degraded && a.backlog.pending === 0, 'recovery once Redis answers');
+      await until(() => b.blocks().length === 1 && b.getBreaker('r')?.state === 'open', 'the held writes reach the other instance');
+      assert.deepEqual(log.lines.map((l) => l.level), ['warn', 'info'], 'one warning, one recovery');
+    } finally {
+      server.resume();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  test('close returns while Redis hangs', async () => {
+    const store = await RedisStore.open({ url: server.url, prefix: prefix(), log: recorder(), commandTimeoutMs: 200 });
+    let closed = false;
+    try {
+      server.pause();
+      store.putBreaker('r', OPEN_BREAKER);
+      void store.close().then(() => (closed = true));
+      await until(() => closed, 'close to return with Redis frozen');
+    } finally {
+      server.resume();
+      await store.close();
+    }
+  });
+});
