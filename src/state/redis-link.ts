@@ -103,9 +103,9 @@ export class RedisLink {
     });
   }
 
-  /** False while writes are held locally because Redis cannot be reached or refused one. */
+  /** False while writes are held locally because Redis cannot be reached or refused one, until the held writes landed. */
   get up(): boolean {
-    return this.#up;
+    return this.#up && !this.#outageLogged;
   }
 
   /** Failed commands and connection errors since open; the store kept serving. */
@@ -227,17 +227,20 @@ export class RedisLink {
   async #recover(): Promise<void> {
     if (!(await this.#checkEpoch()) || this.#closing) return;
     this.#up = true;
-    if (this.#outageLogged) {
-      this.#outageLogged = false;
-      this.#log.info({ store: 'redis', prefix: this.prefix }, 'Redis store recovered: held writes replayed');
-    }
     // Replay first, then reload on the same connection: Redis runs them in that order, so
     // the reload already contains what this instance wrote while it was away.
-    void this.#replay();
+    const replayed = this.#replay();
     await this.#reload();
+    await replayed;
     if (!this.#loaded) {
       this.#loaded = true;
       this.#settle();
+    }
+    // Recovered only once Redis took the held writes: one that answers but refuses them (an
+    // ACL without PUBLISH, out of memory) stays one outage, not a recovery each retry.
+    if (this.#up && this.#outageLogged) {
+      this.#outageLogged = false;
+      this.#log.info({ store: 'redis', prefix: this.prefix }, 'Redis store recovered: held writes replayed');
     }
   }
 

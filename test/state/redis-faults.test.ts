@@ -1,8 +1,10 @@
 // The Redis store against a Redis that misbehaves without going away: one that hangs on a live
-// connection (frozen with SIGSTOP: nothing answers, nothing closes). The store must go
+// connection (frozen with SIGSTOP: nothing answers, nothing closes), one that answers but
+// refuses (an ACL without a command Warden uses). The store must go
 // degraded, keep serving, say so once, close in bounded time, and catch up when Redis answers.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Redis } from 'ioredis';
 import { RedisStore } from '../../src/state/index.js';
 import { recorder } from '../helpers/log-recorder.js';
 import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -48,6 +50,29 @@ describe('RedisStore with a Redis that hangs or refuses', { skip: missing ?? fal
     } finally {
       server.resume();
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  test('a Redis that refuses writes (an ACL without PUBLISH): one warning for the whole refusal, recovery when allowed', async () => {
+    const admin = new Redis(server.url);
+    const user = `noperm${++n}`;
+    await admin.call('ACL', 'SETUSER', user, 'on', '>pw', '~*', '&*', '+@all', '-publish');
+    const log = recorder();
+    const store = await RedisStore.open({ url: `redis://${user}:pw@127.0.0.1:${server.port}`, prefix: prefix(), log });
+    try {
+      store.putBlock(block('refused'));
+      await until(() => store.degraded, 'degraded once Redis refuses the write');
+      const errors = store.errors;
+      await until(() => store.errors >= errors + 2, 'retries that Redis refuses again');
+      assert.deepEqual(log.lines.map((l) => l.level), ['warn'], `one warning, no recovery while refused: ${JSON.stringify(log.lines)}`);
+      assert.match(String(log.lines[0]!.obj.reason), /NOPERM/);
+      await admin.call('ACL', 'SETUSER', user, '+publish');
+      await until(() => !store.degraded && store.backlog.pending === 0, 'recovery once the write is allowed');
+      assert.deepEqual(log.lines.map((l) => l.level), ['warn', 'info']);
+    } finally {
+      await store.close();
+      await admin.call('ACL', 'DELUSER', user);
+      admin.disconnect();
     }
   });
 
