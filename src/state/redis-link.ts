@@ -51,6 +51,12 @@ export class RedisLink {
   #outageLogged = false;
   #closing = false;
   #errors = 0;
+  /** Why the store is degraded, in Redis' or the socket's words (see `reason`). */
+  #reason: string | null = null;
+  /** The command connection's latest error since it was last ready: why a close happened. */
+  #lastError: string | null = null;
+  /** The URL's password, kept only to blank it out of error messages. */
+  readonly #secret: string;
   #retry: NodeJS.Timeout | null = null;
   #settle: () => void = () => {};
   #coordination: RedisCoordination | null = null;
@@ -62,6 +68,7 @@ export class RedisLink {
   constructor(options: RedisStoreOptions, held: LinkedState) {
     this.prefix = options.prefix ?? 'warden:';
     this.#keys = keys(this.prefix);
+    this.#secret = passwordOf(options.url);
     this.#keep = held.keep;
     this.#log = options.log ?? CONSOLE_LOG;
     this.#local = held.copy;
@@ -82,14 +89,18 @@ export class RedisLink {
     this.#sub = new Redis(options.url, { ...common, enableOfflineQueue: false, autoResubscribe: false });
     this.ready = new Promise<void>((resolve) => (this.#settle = resolve));
     const timer = setTimeout(() => {
-      if (!this.#loaded) this.#down('not reachable at start');
+      if (!this.#loaded) this.#down(this.#lastError ? `not reachable at start: ${this.#lastError}` : 'not reachable at start');
       this.#settle();
     }, connectTimeout);
     timer.unref();
 
     this.#cmd.on('ready', () => this.#onReady());
-    this.#cmd.on('close', () => this.#down('connection closed'));
-    this.#cmd.on('error', () => this.#errors++);
+    // A refused connection (wrong password, maxclients) ends in a close: the error says why.
+    this.#cmd.on('close', () => this.#down(this.#lastError ?? 'connection closed'));
+    this.#cmd.on('error', (e: Error) => {
+      this.#errors++;
+      this.#lastError = this.#words(e);
+    });
     this.#sub.on('error', () => this.#errors++);
     this.#sub.on('message', (_channel: string, raw: string) => this.#onNotice(raw));
     this.#sub.on('ready', () => {
@@ -106,6 +117,11 @@ export class RedisLink {
   /** False while writes are held locally because Redis cannot be reached or refused one, until the held writes landed. */
   get up(): boolean {
     return this.#up && !this.#outageLogged;
+  }
+
+  /** While not up: why, as Redis or the socket said it (`WRONGPASS …`, `Command timed out`); never the URL. */
+  get reason(): string | null {
+    return this.up ? null : (this.#reason ?? 'connecting');
   }
 
   /** Failed commands and connection errors since open; the store kept serving. */
@@ -195,7 +211,7 @@ export class RedisLink {
 
   #failed(e: unknown): void {
     this.#errors++;
-    this.#down(e instanceof Error ? e.message : String(e));
+    this.#down(this.#words(e));
     // A live connection that refused a command (out of memory, say) sends no new `ready`.
     if (!this.#retry && !this.#closing) {
       this.#retry = setTimeout(() => {
@@ -209,12 +225,14 @@ export class RedisLink {
   #down(reason: string): void {
     if (this.#closing) return;
     this.#up = false;
+    this.#reason = reason;
     if (this.#outageLogged) return;
     this.#outageLogged = true;
     this.#log.warn({ store: 'redis', prefix: this.prefix, reason }, 'Redis store degraded: serving from the local copy and holding writes');
   }
 
   #onReady(): void {
+    this.#lastError = null;
     if (this.#closing) return;
     void this.#recover();
   }
@@ -343,6 +361,12 @@ export class RedisLink {
     }
   }
 
+  /** An error's message with the URL's password blanked out, should a message ever echo it. */
+  #words(e: unknown): string {
+    const message = e instanceof Error ? e.message : String(e);
+    return this.#secret ? message.split(this.#secret).join('***') : message;
+  }
+
   #unserialisable(kind: string, e: unknown): void {
     this.#errors++;
     this.#log.error({ store: 'redis', kind, error: e instanceof Error ? e.message : String(e) }, 'Redis store cannot serialise a value; kept locally only');
@@ -354,4 +378,12 @@ function answered(results: [Error | null, unknown][] | null): [Error | null, unk
   const failed = results?.find(([e]) => e !== null);
   if (!results || failed) throw failed?.[0] ?? new Error('pipeline discarded');
   return results;
+}
+
+function passwordOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
 }

@@ -69,6 +69,8 @@ export class SqliteStore implements Store {
   #errors = 0;
   /** Failures since the last successful write: only the first of a streak is logged. */
   #streak = 0;
+  /** What the latest failure of the streak was, for `health().reason`. */
+  #failure = '';
   #dropped = 0;
   #sinceTrim = 0;
   #closed = false;
@@ -156,7 +158,7 @@ export class SqliteStore implements Store {
   }
 
   health(): StoreHealth {
-    return { degraded: this.#streak > 0, errors: this.#errors, pending: this.#pending() };
+    return { degraded: this.#streak > 0, errors: this.#errors, pending: this.#pending(), ...(this.#streak > 0 && { reason: this.#failure }) };
   }
 
   /** One instance per file: nobody else writes. */
@@ -328,6 +330,7 @@ export class SqliteStore implements Store {
 
   #fail(op: string, e: unknown): void {
     this.#errors++;
+    this.#failure = `${op}: ${messageOf(e)}`;
     if (this.#streak++ > 0) return;
     this.#log.error(
       { store: 'sqlite', file: this.file, op, code: codeOf(e), error: messageOf(e) },

@@ -1,11 +1,12 @@
 // The Redis store against a Redis that misbehaves without going away: one that hangs on a live
 // connection (frozen with SIGSTOP: nothing answers, nothing closes), one that answers but
-// refuses (an ACL without a command Warden uses). The store must go
+// refuses (an ACL without a command Warden uses, a wrong password). The store must go
 // degraded, keep serving, say so once, close in bounded time, and catch up when Redis answers.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { RedisStore } from '../../src/state/index.js';
+import { startHarness } from '../helpers/harness.js';
 import { recorder } from '../helpers/log-recorder.js';
 import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { until } from '../helpers/until.js';
@@ -71,6 +72,31 @@ describe('RedisStore with a Redis that hangs or refuses', { skip: missing ?? fal
       assert.deepEqual(log.lines.map((l) => l.level), ['warn', 'info']);
     } finally {
       await store.close();
+      await admin.call('ACL', 'DELUSER', user);
+      admin.disconnect();
+    }
+  });
+
+  test('a wrong password: degraded at start, requests served, the log and /readyz name the refusal and never the password', async () => {
+    const user = `guarded${++n}`;
+    const admin = new Redis(server.url);
+    await admin.call('ACL', 'SETUSER', user, 'on', '>right-pw', '~*', '&*', '+@all');
+    const log = recorder();
+    const store = await RedisStore.open({ url: `redis://${user}:wrong-pw-s3cret@127.0.0.1:${server.port}`, prefix: prefix(), log, connectTimeoutMs: 300 });
+    const h = await startHarness({ store });
+    try {
+      const answer = await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'Hello!' }] });
+      assert.ok(answer.choices[0]?.message.content, 'requests are served from the local copy');
+      const ready = await fetch(`${h.url}/readyz`);
+      assert.equal(ready.status, 200);
+      const body = (await ready.json()) as { degraded: boolean; checks: Array<{ name: string; detail: string }> };
+      assert.equal(body.degraded, true);
+      assert.match(body.checks.find((c) => c.name === 'state:redis')!.detail, /^degraded \(.*WRONGPASS.*\): serving from the local copy/);
+      assert.equal(log.lines.length, 1, `one line for the outage: ${JSON.stringify(log.lines)}`);
+      assert.match(String(log.lines[0]!.obj.reason), /WRONGPASS/, 'the warning says why, not just \'connection closed\'');
+      assert.doesNotMatch(JSON.stringify([log.lines, body]), /wrong-pw-s3cret/);
+    } finally {
+      await h.close();
       await admin.call('ACL', 'DELUSER', user);
       admin.disconnect();
     }

@@ -105,6 +105,7 @@ describe('SqliteStore', () => {
     assert.equal(errors.length, 1, 'a streak of failures is logged once');
     assert.equal(errors[0]?.obj.code, 'SQLITE_BUSY');
     assert.equal(errors[0]?.obj.file, file);
+    assert.deepEqual({ ...store.health(), errors: 0 }, { degraded: true, errors: 0, pending: 5, reason: 'flush: database is locked' }, '/readyz can say why');
 
     // Memory stays the truth while the disk refuses.
     assert.deepEqual(store.getBreaker('a'), OPEN_BREAKER);
@@ -125,6 +126,7 @@ describe('SqliteStore', () => {
     other.close();
     store.flush();
     assert.equal(store.errors, 4);
+    assert.equal(store.health().reason, undefined);
     assert.ok(log.lines.some((l) => l.level === 'warn' && l.msg.includes('recovered')));
     await store.close();
 
