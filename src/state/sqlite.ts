@@ -28,8 +28,9 @@ export interface SqliteStoreOptions {
   /** How long appended audit and ledger rows wait to be written together, ms. Default 100. */
   flushMs?: number;
   /**
-   * How long a write waits for a lock held by another connection, ms. Default 3000. It blocks
-   * the event loop while it waits, which only happens if something else writes to the file.
+   * How long a write waits for a lock held by another connection, ms. Default 100. It blocks
+   * the event loop, so every request, while it waits (only when something else writes to the
+   * file); a write that gives up is retried, and while writes fail none waits at all.
    */
   busyTimeoutMs?: number;
 }
@@ -53,6 +54,7 @@ export class SqliteStore implements Store {
   readonly #keep: number;
   readonly #log: StoreLog;
   readonly #flushMs: number;
+  readonly #busyTimeoutMs: number;
   readonly #db: Database.Database;
   readonly #sql: rows.Statements;
   readonly #flushBatch: () => void;
@@ -80,11 +82,12 @@ export class SqliteStore implements Store {
     this.#keep = Math.max(1, Math.floor(options.keep ?? 100_000));
     this.#log = options.log ?? CONSOLE_LOG;
     this.#flushMs = options.flushMs ?? 100;
+    this.#busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 100));
     let db: Database.Database | undefined;
     try {
       mkdirSync(dirname(resolve(options.file)), { recursive: true });
       db = new Database(options.file);
-      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 3_000))}`);
+      db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
       const mode = db.pragma('journal_mode = WAL', { simple: true });
       if (mode !== 'wal') this.#log.warn({ store: 'sqlite', file: this.file, journalMode: mode }, 'SQLite store is not in WAL mode');
       db.pragma('synchronous = NORMAL');
@@ -248,6 +251,9 @@ export class SqliteStore implements Store {
 
   #writeThrough(table: Keyed, key: string): void {
     this.#dirty[table].add(key);
+    // While the disk refuses writes (a lock held elsewhere, a full disk), each write-through
+    // would fail again, after waiting on the event loop: the retry flush takes them together.
+    if (this.#streak > 0) return this.#schedule(RETRY_MS);
     try {
       this.#writeKey(table, key);
       this.#dirty[table].delete(key);
@@ -332,6 +338,8 @@ export class SqliteStore implements Store {
     this.#errors++;
     this.#failure = `${op}: ${messageOf(e)}`;
     if (this.#streak++ > 0) return;
+    // Retries must not wait for a lock either: they fail at once until it is free.
+    this.#busyTimeout(0);
     this.#log.error(
       { store: 'sqlite', file: this.file, op, code: codeOf(e), error: messageOf(e) },
       'SQLite store operation failed; serving from memory, writes will be retried',
@@ -340,12 +348,22 @@ export class SqliteStore implements Store {
 
   #ok(): void {
     if (this.#streak === 0) return;
+    this.#busyTimeout(this.#busyTimeoutMs);
     this.#log.warn(
       { store: 'sqlite', file: this.file, failed: this.#streak, dropped: this.#dropped },
       'SQLite store recovered',
     );
     this.#streak = 0;
     this.#dropped = 0;
+  }
+
+  #busyTimeout(ms: number): void {
+    if (this.#closed) return;
+    try {
+      this.#db.pragma(`busy_timeout = ${ms}`);
+    } catch {
+      // A connection that cannot take a pragma fails its next write too, which is counted.
+    }
   }
 }
 
