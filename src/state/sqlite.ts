@@ -9,6 +9,7 @@ import type { CanaryRouteState } from '../canary/types.js';
 import type { BreakerSnapshot } from '../resilience/breaker.js';
 import { StoreError } from './errors.js';
 import { migrate } from './sqlite-schema.js';
+import { adviceFor, codeOf } from './sqlite-advice.js';
 import * as rows from './sqlite-rows.js';
 import type { AuditEvent, LedgerEntry, RuntimeBlock, Store, StoreHealth } from './store.js';
 
@@ -99,7 +100,7 @@ export class SqliteStore implements Store {
       this.#trim();
     } catch (e) {
       db?.close();
-      throw new StoreError('store_unavailable', `cannot open the SQLite store ${options.file}: ${messageOf(e)}`, { cause: e });
+      throw new StoreError('store_unavailable', `cannot open the SQLite store ${options.file}: ${messageOf(e)}${adviceFor(e)}`, { cause: e });
     }
   }
 
@@ -377,9 +378,4 @@ function matches(e: AuditEvent, filter: rows.AuditFilter): boolean {
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-function codeOf(e: unknown): string | null {
-  const code = e instanceof Error ? (e as Error & { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : null;
 }

@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -153,13 +153,31 @@ describe('SqliteStore', () => {
     await store.close();
   });
 
-  test('a file that is not a database is refused with store_unavailable, naming the file', () => {
+  test('a file that is not a database is refused with store_unavailable, naming the file and what to do, and left as it was', () => {
     const file = fresh('not-a-db');
-    writeFileSync(file, 'routes:\n  - groq/llama-3.3-70b\n'.repeat(100));
+    const text = 'routes:\n  - groq/llama-3.3-70b\n'.repeat(100);
+    writeFileSync(file, text);
     assert.throws(
       () => open(file),
-      (e: unknown) => isStoreError(e) && e.code === 'store_unavailable' && e.message.includes(file),
+      (e: unknown) => isStoreError(e) && e.code === 'store_unavailable' && e.message.includes(file) && /move it aside to start with empty state/.test(e.message),
     );
+    assert.equal(readFileSync(file, 'utf8'), text);
+  });
+
+  test('a store file damaged in the middle is refused the same way, and left as it was', async () => {
+    const file = fresh('damaged');
+    const store = open(file);
+    store.putBlock(block('kept'));
+    for (let i = 0; i < 3_000; i++) store.appendAudit(event(i, 'filler', 'r', { pad: 'x'.repeat(100) }));
+    await store.close();
+    const bytes = readFileSync(file);
+    bytes.fill(0xde, 20 * 4096, 21 * 4096); // one page of the audit table
+    writeFileSync(file, bytes);
+    assert.throws(
+      () => open(file),
+      (e: unknown) => isStoreError(e) && /malformed/.test(e.message) && e.message.includes(file) && /move it aside/.test(e.message),
+    );
+    assert.deepEqual(readFileSync(file), bytes, 'the refused open wrote nothing');
   });
 
   test('a directory where the file should be is refused with store_unavailable', () => {
@@ -167,7 +185,7 @@ describe('SqliteStore', () => {
     mkdirSync(file);
     assert.throws(
       () => open(file),
-      (e: unknown) => isStoreError(e) && e.code === 'store_unavailable' && e.message.includes(file),
+      (e: unknown) => isStoreError(e) && e.code === 'store_unavailable' && e.message.includes(file) && /point state\.sqlite at a writable path/.test(e.message),
     );
   });
 
@@ -178,7 +196,7 @@ describe('SqliteStore', () => {
     db.close();
     assert.throws(
       () => open(file),
-      (e: unknown) => isStoreError(e) && e.code === 'store_unavailable' && /newer/.test(e.message),
+      (e: unknown) => isStoreError(e) && e.code === 'store_unavailable' && /newer/.test(e.message) && /run the Warden that wrote it/.test(e.message),
     );
   });
 });
