@@ -1,10 +1,15 @@
-// What an operator should do about a SQLite store that cannot be opened, by SQLite's (or the
-// file system's) error code: the message names the file, this says what to do with it.
+// SQLite's errors as the store reports them: code and message, and what an operator should do
+// about a store that cannot be opened, by SQLite's (or the file system's) error code: the
+// message names the file, this says what to do with it.
 
 /** SQLite's `SQLITE_…` code or Node's `E…` code of an error, when it has one. */
 export function codeOf(e: unknown): string | null {
   const code = e instanceof Error ? (e as Error & { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : null;
+}
+
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** A sentence to append to "cannot open the SQLite store <file>: <error>", or ''. */

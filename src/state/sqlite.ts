@@ -2,14 +2,12 @@
 // live in memory (loaded at open) so reads never touch the disk, and each put writes through.
 // Audit and ledger rows are batched and flushed on a short timer. A write that fails is logged,
 // counted and retried later; the caller never sees it, and the in-memory copy stays the truth.
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { CanaryRouteState } from '../canary/types.js';
 import type { BreakerSnapshot } from '../resilience/breaker.js';
 import { StoreError } from './errors.js';
-import { migrate } from './sqlite-schema.js';
-import { adviceFor, codeOf } from './sqlite-advice.js';
+import { identityOf, openFile } from './sqlite-file.js';
+import { adviceFor, codeOf, messageOf } from './sqlite-advice.js';
 import * as rows from './sqlite-rows.js';
 import type { AuditEvent, LedgerEntry, RuntimeBlock, Store, StoreHealth } from './store.js';
 
@@ -56,9 +54,13 @@ export class SqliteStore implements Store {
   readonly #log: StoreLog;
   readonly #flushMs: number;
   readonly #busyTimeoutMs: number;
-  readonly #db: Database.Database;
-  readonly #sql: rows.Statements;
-  readonly #flushBatch: () => void;
+  #db: Database.Database;
+  #sql: rows.Statements;
+  #flushBatch: () => void;
+  /** The open file's identity, to notice the path naming another file (or none) now. */
+  #identity: string | null;
+  /** The path no longer names the open file and a new one could not be opened yet. */
+  #lost = false;
 
   #breakers = new Map<string, BreakerSnapshot>();
   #canary = new Map<string, CanaryRouteState>();
@@ -86,14 +88,10 @@ export class SqliteStore implements Store {
     this.#busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 100));
     let db: Database.Database | undefined;
     try {
-      mkdirSync(dirname(resolve(options.file)), { recursive: true });
-      db = new Database(options.file);
-      db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
-      const mode = db.pragma('journal_mode = WAL', { simple: true });
-      if (mode !== 'wal') this.#log.warn({ store: 'sqlite', file: this.file, journalMode: mode }, 'SQLite store is not in WAL mode');
-      db.pragma('synchronous = NORMAL');
-      migrate(db);
-      this.#sql = rows.prepare(db);
+      const opened = openFile(options.file, this.#busyTimeoutMs, this.#notWal);
+      db = opened.db;
+      this.#sql = opened.sql;
+      this.#identity = opened.identity;
       this.#flushBatch = db.transaction(() => this.#writeBatch());
       this.#db = db;
       this.#load();
@@ -187,7 +185,7 @@ export class SqliteStore implements Store {
     limit = Math.max(0, limit); // SQLite reads a negative LIMIT as none at all
     const held = this.#audit
       .map((a) => a.event)
-      .filter((e) => matches(e, filter))
+      .filter((e) => rows.matchesAudit(e, filter))
       .reverse();
     const stored = this.#read('read audit', () => rows.readAudit(this.#sql, limit, filter));
     // Held rows are the newest appended, so on equal `at` they come first (the sort is stable).
@@ -208,6 +206,7 @@ export class SqliteStore implements Store {
   /** Writes held audit and ledger rows and retries failed writes, in one transaction. */
   flush(): void {
     this.#clearTimer();
+    this.#followFile();
     if (this.#pending() === 0) return;
     try {
       this.#flushBatch();
@@ -252,6 +251,7 @@ export class SqliteStore implements Store {
 
   #writeThrough(table: Keyed, key: string): void {
     this.#dirty[table].add(key);
+    this.#followFile();
     // While the disk refuses writes (a lock held elsewhere, a full disk), each write-through
     // would fail again, after waiting on the event loop: the retry flush takes them together.
     if (this.#streak > 0) return this.#schedule(RETRY_MS);
@@ -264,6 +264,38 @@ export class SqliteStore implements Store {
       this.#schedule(RETRY_MS);
     }
   }
+
+  /**
+   * When the path names another file, or none (deleted, replaced by a restore), opens the file
+   * there and marks everything held in memory for writing to it: the old file, unlinked or
+   * not, would keep every later write from the next start.
+   */
+  #followFile(): void {
+    if (this.#closed || (!this.#lost && identityOf(this.file) === this.#identity)) return;
+    if (!this.#lost) this.#log.error({ store: 'sqlite', file: this.file }, 'SQLite store file was deleted or replaced while Warden ran: writing the state it holds to a file at that path');
+    this.#lost = true;
+    let opened: ReturnType<typeof openFile>;
+    try {
+      opened = openFile(this.file, this.#busyTimeoutMs, this.#notWal);
+    } catch (e) {
+      this.#fail('reopen', e);
+      this.#schedule(RETRY_MS);
+      return;
+    }
+    try {
+      this.#db.close();
+    } catch {
+      // The old connection is dropped either way.
+    }
+    ({ db: this.#db, sql: this.#sql, identity: this.#identity } = opened);
+    this.#flushBatch = this.#db.transaction(() => this.#writeBatch());
+    this.#lost = false;
+    const held: Record<Keyed, Map<string, unknown>> = { breakers: this.#breakers, canary: this.#canary, blocks: this.#blocks, settings: this.#settings };
+    for (const table of Object.keys(held) as Keyed[]) for (const key of held[table].keys()) this.#dirty[table].add(key);
+    this.#schedule(this.#flushMs);
+  }
+
+  readonly #notWal = (mode: unknown): void => this.#log.warn({ store: 'sqlite', file: this.file, journalMode: mode }, 'SQLite store is not in WAL mode');
 
   /** Makes the row match memory, whatever happened before: that is what makes a retry safe. */
   #writeKey(table: Keyed, key: string): void {
@@ -366,16 +398,4 @@ export class SqliteStore implements Store {
       // A connection that cannot take a pragma fails its next write too, which is counted.
     }
   }
-}
-
-function matches(e: AuditEvent, filter: rows.AuditFilter): boolean {
-  return (
-    (filter.route === undefined || e.route === filter.route) &&
-    (filter.type === undefined || e.type === filter.type) &&
-    (filter.since === undefined || e.at >= filter.since)
-  );
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

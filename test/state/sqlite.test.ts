@@ -144,6 +144,31 @@ describe('SqliteStore', () => {
     await again.close();
   });
 
+  test('a store file deleted while running is written again at its path, with the state held in memory', async () => {
+    const file = fresh('deleted');
+    const log = recorder();
+    const store = open(file, { log });
+    store.putBlock(block('before'));
+    store.putBreaker('a', OPEN_BREAKER);
+    store.flush();
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+    store.putBlock(block('after'));
+    store.appendAudit(event(9, 'block_added', 'r'));
+    store.flush();
+    assert.deepEqual(store.health(), { degraded: false, errors: 0, pending: 0 });
+    await store.close();
+    const errors = log.lines.filter((l) => l.level === 'error');
+    assert.equal(errors.length, 1, 'said once');
+    assert.match(errors[0]!.msg, /deleted or replaced/);
+    assert.equal(errors[0]!.obj.file, file);
+
+    const again = open(file);
+    assert.deepEqual(again.blocks().map((b) => b.id).sort(), ['after', 'before'], 'what was stored before the deletion, and after it');
+    assert.deepEqual(again.getBreaker('a'), OPEN_BREAKER);
+    assert.deepEqual(again.audit(10).map((e) => e.at), [9]);
+    await again.close();
+  });
+
   test('an audit detail that cannot be serialised is counted, not thrown', async () => {
     const store = open(fresh());
     assert.doesNotThrow(() => store.appendAudit(event(1, 'odd', null, { big: 10n })));
