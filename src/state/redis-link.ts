@@ -89,7 +89,7 @@ export class RedisLink {
     this.#sub = new Redis(options.url, { ...common, enableOfflineQueue: false, autoResubscribe: false });
     this.ready = new Promise<void>((resolve) => (this.#settle = resolve));
     const timer = setTimeout(() => {
-      if (!this.#loaded) this.#down(this.#lastError ? `not reachable at start: ${this.#lastError}` : 'not reachable at start');
+      if (!this.#loaded) this.#down(this.#reason ?? (this.#lastError ? `not reachable at start: ${this.#lastError}` : 'not reachable at start'));
       this.#settle();
     }, connectTimeout);
     timer.unref();
@@ -270,6 +270,9 @@ export class RedisLink {
   async #checkEpoch(): Promise<boolean> {
     let current: string | null;
     try {
+      // SELECT first, alone: ioredis carries on in database 0 when the URL's database does not
+      // exist, which would mix Warden's keys with whatever lives there; this makes it a refusal.
+      await this.#cmd.select(this.#cmd.options.db ?? 0);
       const results = answered(await this.#cmd.pipeline().set(this.#keys.epoch, randomUUID(), 'NX').get(this.#keys.epoch).exec());
       current = (results[1]![1] as string | null) ?? null;
     } catch (e) {

@@ -102,6 +102,26 @@ describe('RedisStore with a Redis that hangs or refuses', { skip: missing ?? fal
     }
   });
 
+  test('a database the Redis does not have (/99): degraded, saying so, and nothing written to database 0', async () => {
+    const log = recorder();
+    const p = prefix();
+    const store = await RedisStore.open({ url: `${server.url}/99`, prefix: p, log, connectTimeoutMs: 300 });
+    const raw = new Redis(server.url);
+    try {
+      store.putBreaker('r', OPEN_BREAKER);
+      await until(() => store.degraded && log.lines.length > 0, 'degraded once the SELECT is refused');
+      assert.match(String(store.health().reason), /DB index is out of range/);
+      assert.match(String(log.lines[0]!.obj.reason), /DB index is out of range/);
+      const errors = store.errors;
+      await until(() => store.errors >= errors + 2, 'retries refused again');
+      assert.equal(log.lines.length, 1, 'said once');
+      assert.deepEqual(await raw.keys(`${p}*`), [], 'no key landed in database 0');
+    } finally {
+      await store.close();
+      raw.disconnect();
+    }
+  });
+
   test('close returns while Redis hangs', async () => {
     const store = await RedisStore.open({ url: server.url, prefix: prefix(), log: recorder(), commandTimeoutMs: 200 });
     let closed = false;
