@@ -12,6 +12,8 @@ export interface OpenFile {
   sql: rows.Statements;
   /** Which file this is (see `identityOf`). */
   identity: string | null;
+  /** True when another connection committed to the file since the last call (PRAGMA data_version). */
+  othersWrote(): boolean;
 }
 
 /** Opens (creating it and its folder when missing) and migrates; `journalMode` hears a mode other than WAL. */
@@ -24,7 +26,13 @@ export function openFile(file: string, busyTimeoutMs: number, journalMode: (mode
     if (mode !== 'wal') journalMode(mode);
     db.pragma('synchronous = NORMAL');
     migrate(db);
-    return { db, sql: rows.prepare(db), identity: identityOf(file) };
+    let version: unknown = db.pragma('data_version', { simple: true });
+    const othersWrote = () => {
+      const last = version;
+      version = db.pragma('data_version', { simple: true });
+      return version !== last;
+    };
+    return { db, sql: rows.prepare(db), identity: identityOf(file), othersWrote };
   } catch (e) {
     db.close();
     throw e;

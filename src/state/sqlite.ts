@@ -61,6 +61,8 @@ export class SqliteStore implements Store {
   #identity: string | null;
   /** The path no longer names the open file and a new one could not be opened yet. */
   #lost = false;
+  #othersWrote: () => boolean;
+  #othersSaid = false;
 
   #breakers = new Map<string, BreakerSnapshot>();
   #canary = new Map<string, CanaryRouteState>();
@@ -92,6 +94,7 @@ export class SqliteStore implements Store {
       db = opened.db;
       this.#sql = opened.sql;
       this.#identity = opened.identity;
+      this.#othersWrote = opened.othersWrote;
       this.#flushBatch = db.transaction(() => this.#writeBatch());
       this.#db = db;
       this.#load();
@@ -271,7 +274,8 @@ export class SqliteStore implements Store {
    * not, would keep every later write from the next start.
    */
   #followFile(): void {
-    if (this.#closed || (!this.#lost && identityOf(this.file) === this.#identity)) return;
+    if (this.#closed) return;
+    if (!this.#lost && identityOf(this.file) === this.#identity) return this.#noticeOthers();
     if (!this.#lost) this.#log.error({ store: 'sqlite', file: this.file }, 'SQLite store file was deleted or replaced while Warden ran: writing the state it holds to a file at that path');
     this.#lost = true;
     let opened: ReturnType<typeof openFile>;
@@ -287,12 +291,19 @@ export class SqliteStore implements Store {
     } catch {
       // The old connection is dropped either way.
     }
-    ({ db: this.#db, sql: this.#sql, identity: this.#identity } = opened);
+    ({ db: this.#db, sql: this.#sql, identity: this.#identity, othersWrote: this.#othersWrote } = opened);
     this.#flushBatch = this.#db.transaction(() => this.#writeBatch());
     this.#lost = false;
     const held: Record<Keyed, Map<string, unknown>> = { breakers: this.#breakers, canary: this.#canary, blocks: this.#blocks, settings: this.#settings };
     for (const table of Object.keys(held) as Keyed[]) for (const key of held[table].keys()) this.#dirty[table].add(key);
     this.#schedule(this.#flushMs);
+  }
+
+  /** Another process writing the file (a second instance on it) sees none of this one's state, nor this one its. */
+  #noticeOthers(): void {
+    if (this.#othersSaid || !this.#read('check the file', () => [this.#othersWrote()])[0]) return;
+    this.#othersSaid = true;
+    this.#log.warn({ store: 'sqlite', file: this.file }, 'Another process wrote to the SQLite store file: instances sharing a file do not see each other\'s changes; give each its own file, or share state through state.redis (during a rolling restart this is the other instance shutting down)');
   }
 
   readonly #notWal = (mode: unknown): void => this.#log.warn({ store: 'sqlite', file: this.file, journalMode: mode }, 'SQLite store is not in WAL mode');

@@ -169,6 +169,26 @@ describe('SqliteStore', () => {
     await again.close();
   });
 
+  test('two instances on one file: each says once that another process writes it', async () => {
+    const file = fresh('shared');
+    const [logA, logB] = [recorder(), recorder()];
+    const a = open(file, { log: logA });
+    const b = open(file, { log: logB });
+    a.putBlock(block('from-a'));
+    assert.deepEqual(logA.lines, [], 'nobody else wrote yet');
+    b.putBlock(block('from-b'));
+    a.putBreaker('r', OPEN_BREAKER);
+    b.putBlock(block('again-b'));
+    a.appendAudit(event(1, 'x', null));
+    a.flush();
+    for (const log of [logA, logB]) {
+      assert.deepEqual(log.lines.map((l) => l.level), ['warn'], JSON.stringify(log.lines));
+      assert.match(log.lines[0]!.msg, /Another process wrote to the SQLite store file.*state\.redis/);
+      assert.equal(log.lines[0]!.obj.file, file);
+    }
+    await Promise.all([a.close(), b.close()]);
+  });
+
   test('an audit detail that cannot be serialised is counted, not thrown', async () => {
     const store = open(fresh());
     assert.doesNotThrow(() => store.appendAudit(event(1, 'odd', null, { big: 10n })));
