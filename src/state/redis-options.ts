@@ -1,9 +1,6 @@
-// How a Redis store is configured, and where it reports trouble.
-import type { StoreLog } from './sqlite.js';
-
-export interface RedisStoreLog extends StoreLog {
-  info(obj: object, msg: string): void;
-}
+// How a Redis store is configured (its log is in store-log.ts, re-exported here).
+import type { RedisStoreLog } from './store-log.js';
+export { CONSOLE_LOG, type RedisStoreLog } from './store-log.js';
 
 export interface RedisStoreOptions {
   /** `redis://[:password@]host:port[/db]`. Never logged: it may carry a password. */
@@ -25,9 +22,3 @@ export interface RedisStoreOptions {
   /** Audit and ledger appends held while Redis is away; beyond this the oldest are dropped. Default 10_000. */
   maxBacklog?: number;
 }
-
-export const CONSOLE_LOG: RedisStoreLog = {
-  info: (obj, msg) => console.info(msg, obj),
-  warn: (obj, msg) => console.warn(msg, obj),
-  error: (obj, msg) => console.error(msg, obj),
-};

@@ -7,15 +7,10 @@ import type { CanaryRouteState } from '../canary/types.js';
 import type { BreakerSnapshot } from '../resilience/breaker.js';
 import { StoreError } from './errors.js';
 import { identityOf, openFile } from './sqlite-file.js';
+import { CONSOLE_LOG, type StoreLog } from './store-log.js';
 import { adviceFor, codeOf, messageOf } from './sqlite-advice.js';
 import * as rows from './sqlite-rows.js';
 import type { AuditEvent, LedgerEntry, RuntimeBlock, Store, StoreHealth } from './store.js';
-
-/** Where the store reports trouble. It is given file names and SQLite messages, never stored data. */
-export interface StoreLog {
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 export interface SqliteStoreOptions {
   /** The database file; its directory is created when missing. */
@@ -40,11 +35,6 @@ type Keyed = 'breakers' | 'canary' | 'blocks' | 'settings';
 const RETRY_MS = 1_000;
 /** Audit or ledger rows held while the disk refuses them; beyond this the oldest are dropped. */
 const MAX_PENDING = 10_000;
-
-const CONSOLE_LOG: StoreLog = {
-  warn: (obj, msg) => console.warn(msg, obj),
-  error: (obj, msg) => console.error(msg, obj),
-};
 
 export class SqliteStore implements Store {
   readonly kind: string = 'sqlite';
