@@ -223,10 +223,10 @@ export class RedisLink {
   }
 
   #down(reason: string): void {
-    if (this.#closing) return;
+    // Also while closing: a write that timed out then must not be replayed into the same hang.
     this.#up = false;
     this.#reason = reason;
-    if (this.#outageLogged) return;
+    if (this.#closing || this.#outageLogged) return;
     this.#outageLogged = true;
     this.#log.warn({ store: 'redis', prefix: this.prefix, reason }, 'Redis store degraded: serving from the local copy and holding writes');
   }

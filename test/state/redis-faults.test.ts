@@ -130,6 +130,7 @@ describe('RedisStore with a Redis that hangs or refuses', { skip: missing ?? fal
       store.putBreaker('r', OPEN_BREAKER);
       void store.close().then(() => (closed = true));
       await until(() => closed, 'close to return with Redis frozen');
+      assert.equal(store.errors, 1, 'the write that timed out during close was not sent again into the same hang');
     } finally {
       server.resume();
       await store.close();
