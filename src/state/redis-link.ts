@@ -7,7 +7,7 @@ import { Redis, type ChainableCommander } from 'ioredis';
 import type { LocalCopy } from './redis-copy.js';
 import { RedisCoordination } from './redis-coordination.js';
 import type { Ring } from './redis-ring.js';
-import { APPEND_ONCE, Backlog, HASH_KINDS, keys, parseNotice, queueList, type ChangeKind, type HashKind, type ListOp, type Notice, type RedisKeys } from './redis-wire.js';
+import { APPEND_ONCE, Backlog, HASH_KINDS, answered, keys, parseNotice, passwordOf, queueList, type ChangeKind, type HashKind, type ListOp, type Notice, type RedisKeys } from './redis-wire.js';
 import { CONSOLE_LOG, type RedisStoreLog, type RedisStoreOptions } from './redis-options.js';
 import type { AuditEvent, LedgerEntry } from './store.js';
 
@@ -58,6 +58,7 @@ export class RedisLink {
   /** The URL's password, kept only to blank it out of error messages. */
   readonly #secret: string;
   #retry: NodeJS.Timeout | null = null;
+  readonly #ping: NodeJS.Timeout;
   #settle: () => void = () => {};
   #coordination: RedisCoordination | null = null;
   #appendSeq = 0;
@@ -103,6 +104,12 @@ export class RedisLink {
     });
     this.#sub.on('error', () => this.#errors++);
     this.#sub.on('message', (_channel: string, raw: string) => this.#onNotice(raw));
+    // Writes notice a hung Redis; without any (healthy traffic writes nothing) only this does,
+    // and meanwhile coordination gets no answers: no probe slot, no canary lease.
+    this.#ping = setInterval(() => {
+      if (this.#up && !this.#closing) this.#cmd.ping().catch((e: unknown) => this.#failed(e));
+    }, options.pingMs ?? 5_000);
+    this.#ping.unref();
     this.#sub.on('ready', () => {
       // Subscribed afresh on every connect; a reload covers what was said while it was away.
       this.#sub.subscribe(this.#keys.changes).then(
@@ -145,6 +152,7 @@ export class RedisLink {
     await this.ready;
     this.#closing = true;
     if (this.#retry) clearTimeout(this.#retry);
+    clearInterval(this.#ping);
     await Promise.all([...this.#inflight]);
     if (this.#up && this.#backlog.size > 0) await this.#replay();
     await Promise.all([this.#cmd, this.#sub].map((c) => this.#quit(c)));
@@ -373,20 +381,5 @@ export class RedisLink {
   #unserialisable(kind: string, e: unknown): void {
     this.#errors++;
     this.#log.error({ store: 'redis', kind, error: e instanceof Error ? e.message : String(e) }, 'Redis store cannot serialise a value; kept locally only');
-  }
-}
-
-/** A pipeline's results when every command succeeded; otherwise throws the first error. */
-function answered(results: [Error | null, unknown][] | null): [Error | null, unknown][] {
-  const failed = results?.find(([e]) => e !== null);
-  if (!results || failed) throw failed?.[0] ?? new Error('pipeline discarded');
-  return results;
-}
-
-function passwordOf(url: string): string {
-  try {
-    return decodeURIComponent(new URL(url).password);
-  } catch {
-    return '';
   }
 }

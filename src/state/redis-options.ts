@@ -19,6 +19,8 @@ export interface RedisStoreOptions {
    * reset) would hold every write, the shutdown and the store's health forever.
    */
   commandTimeoutMs?: number;
+  /** How often a link that is up PINGs Redis, ms, so a hang is noticed with no write going out. Default 5000. */
+  pingMs?: number;
   /** Audit and ledger appends held while Redis is away; beyond this the oldest are dropped. Default 10_000. */
   maxBacklog?: number;
 }

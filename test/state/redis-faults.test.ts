@@ -122,6 +122,23 @@ describe('RedisStore with a Redis that hangs or refuses', { skip: missing ?? fal
     }
   });
 
+  test('an idle store notices a Redis that hangs (no write needed) and comes back when it answers', async () => {
+    const log = recorder();
+    const store = await RedisStore.open({ url: server.url, prefix: prefix(), log, commandTimeoutMs: 200, pingMs: 50 });
+    try {
+      server.pause();
+      await until(() => store.degraded, 'degraded without any write going out');
+      assert.equal(store.health().reason, 'Command timed out');
+      assert.equal(await store.coordination.holdLease('canary', 1_000), true, 'coordination answers alone, as documented for an outage');
+      server.resume();
+      await until(() => !store.degraded, 'recovery');
+      assert.deepEqual(log.lines.map((l) => l.level), ['warn', 'info']);
+    } finally {
+      server.resume();
+      await store.close();
+    }
+  });
+
   test('close returns while Redis hangs', async () => {
     const store = await RedisStore.open({ url: server.url, prefix: prefix(), log: recorder(), commandTimeoutMs: 200 });
     let closed = false;
