@@ -18,7 +18,7 @@ export function adviceFor(e: unknown): string {
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
     return '. The file is damaged or not a Warden store, and Warden leaves it untouched: move it aside to start with empty state (or restore a backup), or point state.sqlite at another file';
   }
-  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST'].includes(code)) {
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || ['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR', 'EEXIST'].includes(code)) {
     return '. Warden must be able to create and write this file and its -wal and -shm files next to it: fix the folder or its permissions, or point state.sqlite at a writable path';
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { SqliteStore, isStoreError, type SqliteStoreOptions } from '../../src/state/index.js';
+import { adviceFor } from '../../src/state/sqlite-advice.js';
 import { SCHEMA_VERSION } from '../../src/state/sqlite-schema.js';
 import { recorder } from '../helpers/log-recorder.js';
 import { OPEN_BREAKER, block, entry, event, storeContract } from './store.contract.js';
@@ -232,6 +233,14 @@ describe('SqliteStore', () => {
       () => open(file),
       (e: unknown) => isStoreError(e) && e.code === 'store_unavailable' && e.message.includes(file) && /point state\.sqlite at a writable path/.test(e.message),
     );
+  });
+
+  test('every way a store file cannot be opened comes with what to do (a read-only mount fails mkdir with ENOENT)', () => {
+    const fail = (code: string) => Object.assign(new Error(code), { code });
+    for (const code of ['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN', 'SQLITE_READONLY_DIRECTORY', 'EACCES', 'EROFS', 'ENOENT', 'SQLITE_BUSY', 'SQLITE_FULL']) {
+      assert.match(adviceFor(fail(code)), /^\. \S/, code);
+    }
+    assert.equal(adviceFor(new Error('something else')), '');
   });
 
   test('a file from a newer schema is refused rather than misread', () => {
