@@ -192,7 +192,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
         }));
       // A degraded store still serves (from its local copy): ready, and saying so.
       const health = store.health();
-      const stateCheck = { name: `state:${store.kind}`, ok: true, detail: health.degraded ? `degraded: serving from the local copy, ${health.pending} writes held` : 'ok' };
+      const stateCheck = { name: `state:${store.kind}`, ok: true, detail: health.degraded ? `degraded${health.reason ? ` (${health.reason})` : ''}: serving from the local copy, ${health.pending} writes held` : 'ok' };
       return { ready: checks.every((c) => c.ok), degraded: health.degraded, canaryLeader: scheduler?.leader ?? null, checks: [...checks, stateCheck] };
     },
   });

@@ -20,7 +20,11 @@ const duration = z
 
 // A Secret is accepted as it is, so a parsed config can be parsed again (the effective config
 // of runtime role changes is the parsed base with new roles, validated by this same schema).
-const secret = z.preprocess((value) => (value instanceof Secret ? value.reveal() : value), z.string()).transform((value) => new Secret(value));
+const revealed = (value: unknown) => (value instanceof Secret ? value.reveal() : value);
+const secret = z.preprocess(revealed, z.string()).transform((value) => new Secret(value));
+// A Redis URL may carry a password, so it is a Secret too (GET /admin/config/effective shows
+// the whole config); checked as a URL here so a bad port is refused at its path.
+const redisUrl = z.preprocess(revealed, z.url({ protocol: /^rediss?$/, error: 'expected a redis:// URL: redis://[:password@]host:port[/db]' })).transform((value) => new Secret(value));
 
 // Names key plain objects (config.models[name], the overlay's roles), so one that every object
 // already carries (`constructor`, `toString`, `__proto__`) would read through to Object.prototype.
@@ -222,7 +226,7 @@ const server = z.strictObject({
 const state = z.union([
   z.strictObject({ memory: z.literal(true) }),
   z.strictObject({ sqlite: z.string().min(1) }),
-  z.strictObject({ redis: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL') }),
+  z.strictObject({ redis: redisUrl }),
 ]);
 
 const canary = z.strictObject({

@@ -1,6 +1,7 @@
 export type { Store, AuditEvent, LedgerEntry, RuntimeBlock, StoreHealth, StoreChangeKind, StoreChangeListener } from './store.js';
 export { MemoryStore } from './memory.js';
-export { SqliteStore, type SqliteStoreOptions, type StoreLog } from './sqlite.js';
+export { SqliteStore, type SqliteStoreOptions } from './sqlite.js';
+export type { StoreLog } from './store-log.js';
 export { RedisStore, type RedisStoreOptions, type RedisStoreLog } from './redis.js';
 export type { ChangeKind } from './redis-wire.js';
 export { StoreError, isStoreError, type StoreErrorCode } from './errors.js';

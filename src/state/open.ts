@@ -6,8 +6,8 @@ import { SqliteStore, type SqliteStoreOptions } from './sqlite.js';
 import type { Store } from './store.js';
 import { LocalCoordination, type Coordination } from './coordination.js';
 
-/** The `state:` section of the config, as validated there. */
-export type StoreConfig = { memory: true } | { sqlite: string } | { redis: string };
+/** The `state:` section of the config, as validated there (the Redis URL a Secret: it may carry a password). */
+export type StoreConfig = { memory: true } | { sqlite: string } | { redis: string | { reveal(): string } };
 
 export type StoreOptions = Omit<SqliteStoreOptions, 'file'>;
 
@@ -31,7 +31,8 @@ export function openStore(config: StoreConfig, options: StoreOptions = {}): Stor
 export async function openStoreAsync(config: StoreConfig, options: AsyncStoreOptions = {}): Promise<Store> {
   if ('redis' in config) {
     const { keep, log, prefix } = options;
-    return RedisStore.open({ url: config.redis, ...(keep !== undefined && { keep }), ...(log && { log }), ...(prefix !== undefined && { prefix }) });
+    const url = typeof config.redis === 'string' ? config.redis : config.redis.reveal();
+    return RedisStore.open({ url, ...(keep !== undefined && { keep }), ...(log && { log }), ...(prefix !== undefined && { prefix }) });
   }
   const { prefix: _prefix, ...rest } = options;
   return openStore(config, rest);

@@ -7,7 +7,7 @@ import { Redis, type ChainableCommander } from 'ioredis';
 import type { LocalCopy } from './redis-copy.js';
 import { RedisCoordination } from './redis-coordination.js';
 import type { Ring } from './redis-ring.js';
-import { APPEND_ONCE, Backlog, HASH_KINDS, keys, parseNotice, queueList, type ChangeKind, type HashKind, type ListOp, type Notice, type RedisKeys } from './redis-wire.js';
+import { APPEND_ONCE, Backlog, HASH_KINDS, answered, keys, parseNotice, passwordOf, queueList, type ChangeKind, type HashKind, type ListOp, type Notice, type RedisKeys } from './redis-wire.js';
 import { CONSOLE_LOG, type RedisStoreLog, type RedisStoreOptions } from './redis-options.js';
 import type { AuditEvent, LedgerEntry } from './store.js';
 
@@ -36,6 +36,7 @@ export class RedisLink {
 
   readonly #keys: RedisKeys;
   readonly #keep: number;
+  readonly #commandTimeout: number;
   readonly #log: RedisStoreLog;
   readonly #cmd: Redis;
   readonly #sub: Redis;
@@ -50,7 +51,14 @@ export class RedisLink {
   #outageLogged = false;
   #closing = false;
   #errors = 0;
+  /** Why the store is degraded, in Redis' or the socket's words (see `reason`). */
+  #reason: string | null = null;
+  /** The command connection's latest error since it was last ready: why a close happened. */
+  #lastError: string | null = null;
+  /** The URL's password, kept only to blank it out of error messages. */
+  readonly #secret: string;
   #retry: NodeJS.Timeout | null = null;
+  readonly #ping: NodeJS.Timeout;
   #settle: () => void = () => {};
   #coordination: RedisCoordination | null = null;
   #appendSeq = 0;
@@ -61,6 +69,7 @@ export class RedisLink {
   constructor(options: RedisStoreOptions, held: LinkedState) {
     this.prefix = options.prefix ?? 'warden:';
     this.#keys = keys(this.prefix);
+    this.#secret = passwordOf(options.url);
     this.#keep = held.keep;
     this.#log = options.log ?? CONSOLE_LOG;
     this.#local = held.copy;
@@ -72,21 +81,35 @@ export class RedisLink {
     // Commands fail at once when disconnected instead of waiting in ioredis' own queue: the
     // backlog here is bounded and coalesced, and the caller must never wait on Redis.
     const common = { connectTimeout, retryStrategy: (times: number) => Math.min(100 * times, 1_000), maxRetriesPerRequest: 0 };
-    this.#cmd = new Redis(options.url, { ...common, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
+    // A Redis that stops answering on a live connection (frozen, or cut off without a reset)
+    // sends no `close`: only a deadline on each command tells, and sends the store degraded.
+    this.#commandTimeout = Math.max(1, options.commandTimeoutMs ?? 2_000);
+    this.#cmd = new Redis(options.url, { ...common, commandTimeout: this.#commandTimeout, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
     this.#cmd.defineCommand('wardenAppend', { numberOfKeys: 2, lua: APPEND_ONCE });
+    // No deadline here: a SUBSCRIBE given up on client-side would still hold on the server.
     this.#sub = new Redis(options.url, { ...common, enableOfflineQueue: false, autoResubscribe: false });
     this.ready = new Promise<void>((resolve) => (this.#settle = resolve));
     const timer = setTimeout(() => {
-      if (!this.#loaded) this.#down('not reachable at start');
+      if (!this.#loaded) this.#down(this.#reason ?? (this.#lastError ? `not reachable at start: ${this.#lastError}` : 'not reachable at start'));
       this.#settle();
     }, connectTimeout);
     timer.unref();
 
     this.#cmd.on('ready', () => this.#onReady());
-    this.#cmd.on('close', () => this.#down('connection closed'));
-    this.#cmd.on('error', () => this.#errors++);
+    // A refused connection (wrong password, maxclients) ends in a close: the error says why.
+    this.#cmd.on('close', () => this.#down(this.#lastError ?? 'connection closed'));
+    this.#cmd.on('error', (e: Error) => {
+      this.#errors++;
+      this.#lastError = this.#words(e);
+    });
     this.#sub.on('error', () => this.#errors++);
     this.#sub.on('message', (_channel: string, raw: string) => this.#onNotice(raw));
+    // Writes notice a hung Redis; without any (healthy traffic writes nothing) only this does,
+    // and meanwhile coordination gets no answers: no probe slot, no canary lease.
+    this.#ping = setInterval(() => {
+      if (this.#up && !this.#closing) this.#cmd.ping().catch((e: unknown) => this.#failed(e));
+    }, options.pingMs ?? 5_000);
+    this.#ping.unref();
     this.#sub.on('ready', () => {
       // Subscribed afresh on every connect; a reload covers what was said while it was away.
       this.#sub.subscribe(this.#keys.changes).then(
@@ -98,9 +121,14 @@ export class RedisLink {
     });
   }
 
-  /** False while writes are held locally because Redis cannot be reached or refused one. */
+  /** False while writes are held locally because Redis cannot be reached or refused one, until the held writes landed. */
   get up(): boolean {
-    return this.#up;
+    return this.#up && !this.#outageLogged;
+  }
+
+  /** While not up: why, as Redis or the socket said it (`WRONGPASS …`, `Command timed out`); never the URL. */
+  get reason(): string | null {
+    return this.up ? null : (this.#reason ?? 'connecting');
   }
 
   /** Failed commands and connection errors since open; the store kept serving. */
@@ -124,9 +152,21 @@ export class RedisLink {
     await this.ready;
     this.#closing = true;
     if (this.#retry) clearTimeout(this.#retry);
+    clearInterval(this.#ping);
     await Promise.all([...this.#inflight]);
     if (this.#up && this.#backlog.size > 0) await this.#replay();
-    await Promise.all([this.#cmd, this.#sub].map((c) => (c.status === 'ready' ? c.quit().then(() => undefined, () => c.disconnect()) : c.disconnect())));
+    await Promise.all([this.#cmd, this.#sub].map((c) => this.#quit(c)));
+  }
+
+  /** QUIT, waited for at most one command timeout: a Redis that does not answer is just dropped. */
+  async #quit(c: Redis): Promise<void> {
+    if (c.status === 'ready') {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#commandTimeout)));
+      await Promise.race([c.quit().then(() => undefined, () => undefined), late]);
+      clearTimeout(timer);
+    }
+    c.disconnect();
   }
 
   /** Sends the copy's current value of one key (or its deletion) and announces it. */
@@ -168,12 +208,7 @@ export class RedisLink {
 
   /** Runs a pipeline; if any part fails, `requeue` holds the write and the store goes degraded. */
   #exec(pipe: ChainableCommander, requeue: () => void): Promise<void> {
-    const done = pipe.exec().then(
-      (results) => {
-        const failed = results?.find(([e]) => e !== null);
-        if (results === null || failed) throw failed?.[0] ?? new Error('pipeline discarded');
-      },
-    ).catch((e: unknown) => {
+    const done = pipe.exec().then((results) => void answered(results)).catch((e: unknown) => {
       requeue();
       this.#failed(e);
     });
@@ -184,7 +219,7 @@ export class RedisLink {
 
   #failed(e: unknown): void {
     this.#errors++;
-    this.#down(e instanceof Error ? e.message : String(e));
+    this.#down(this.#words(e));
     // A live connection that refused a command (out of memory, say) sends no new `ready`.
     if (!this.#retry && !this.#closing) {
       this.#retry = setTimeout(() => {
@@ -196,28 +231,40 @@ export class RedisLink {
   }
 
   #down(reason: string): void {
-    if (this.#closing) return;
+    // Also while closing: a write that timed out then must not be replayed into the same hang.
     this.#up = false;
-    if (this.#outageLogged) return;
+    this.#reason = reason;
+    if (this.#closing || this.#outageLogged) return;
     this.#outageLogged = true;
     this.#log.warn({ store: 'redis', prefix: this.prefix, reason }, 'Redis store degraded: serving from the local copy and holding writes');
   }
 
   #onReady(): void {
+    this.#lastError = null;
     if (this.#closing) return;
+    void this.#recover();
+  }
+
+  /**
+   * Back in service only once Redis has answered: a connection can be `ready` (or still open)
+   * to a Redis that then hangs, and the epoch check is the first round trip that tells.
+   * Until then writes stay held and coordination answers alone.
+   */
+  async #recover(): Promise<void> {
+    if (!(await this.#checkEpoch()) || this.#closing) return;
     this.#up = true;
     // Replay first, then reload on the same connection: Redis runs them in that order, so
     // the reload already contains what this instance wrote while it was away.
-    void this.#checkEpoch().then(() => {
-      void this.#replay();
-      return this.#reload();
-    }).then(() => {
-      if (!this.#loaded) {
-        this.#loaded = true;
-        this.#settle();
-      }
-    });
-    if (this.#outageLogged && this.#up) {
+    const replayed = this.#replay();
+    await this.#reload();
+    await replayed;
+    if (!this.#loaded) {
+      this.#loaded = true;
+      this.#settle();
+    }
+    // Recovered only once Redis took the held writes: one that answers but refuses them (an
+    // ACL without PUBLISH, out of memory) stays one outage, not a recovery each retry.
+    if (this.#up && this.#outageLogged) {
       this.#outageLogged = false;
       this.#log.info({ store: 'redis', prefix: this.prefix }, 'Redis store recovered: held writes replayed');
     }
@@ -228,18 +275,22 @@ export class RedisLink {
    * would then erase every instance's breakers, blocks and quarantines. The epoch key tells:
    * when the one seen before is gone, this instance writes its whole copy back before reloading.
    */
-  async #checkEpoch(): Promise<void> {
+  async #checkEpoch(): Promise<boolean> {
     let current: string | null;
     try {
-      const results = await this.#cmd.pipeline().set(this.#keys.epoch, randomUUID(), 'NX').get(this.#keys.epoch).exec();
-      current = (results?.[1]?.[1] as string | null | undefined) ?? null;
-    } catch {
-      this.#errors++;
-      return;
+      // SELECT first, alone: ioredis carries on in database 0 when the URL's database does not
+      // exist, which would mix Warden's keys with whatever lives there; this makes it a refusal.
+      await this.#cmd.select(this.#cmd.options.db ?? 0);
+      const results = answered(await this.#cmd.pipeline().set(this.#keys.epoch, randomUUID(), 'NX').get(this.#keys.epoch).exec());
+      current = (results[1]![1] as string | null) ?? null;
+    } catch (e) {
+      // Not answered (a timeout reads as no epoch, which must not pass for a lost state).
+      this.#failed(e);
+      return false;
     }
     const lost = this.#epoch !== null && current !== this.#epoch;
     this.#epoch = current;
-    if (!lost) return;
+    if (!lost) return true;
     let keys = 0;
     for (const kind of HASH_KINDS) {
       for (const key of this.#local.values(kind).keys()) {
@@ -248,6 +299,7 @@ export class RedisLink {
       }
     }
     this.#log.warn({ store: 'redis', prefix: this.prefix, keys }, 'Redis came back without Warden\'s state (restarted without persistence?): writing this instance\'s copy back');
+    return true;
   }
 
   #replay(): Promise<void> {
@@ -281,14 +333,12 @@ export class RedisLink {
     const pipe = this.#cmd.pipeline();
     for (const kind of HASH_KINDS) pipe.hgetall(this.#keys.hash(kind));
     pipe.lrange(this.#keys.audit, 0, this.#keep - 1).lrange(this.#keys.ledger, 0, this.#keep - 1);
-    let results: [Error | null, unknown][] | null;
+    let results: [Error | null, unknown][];
     try {
-      results = await pipe.exec();
+      results = answered(await pipe.exec());
     } catch (e) {
       return this.#failed(e);
     }
-    const failed = results?.find(([e]) => e !== null);
-    if (!results || failed) return this.#failed(failed?.[0] ?? new Error('pipeline discarded'));
     HASH_KINDS.forEach((kind, i) => {
       const { changed, bad } = this.#local.applyAll(kind, results[i]![1] as Record<string, string>, asked, this.#held);
       this.#errors += bad;
@@ -332,6 +382,12 @@ export class RedisLink {
       this.#unserialisable(kind, e);
       return null;
     }
+  }
+
+  /** An error's message with the URL's password blanked out, should a message ever echo it. */
+  #words(e: unknown): string {
+    const message = e instanceof Error ? e.message : String(e);
+    return this.#secret ? message.split(this.#secret).join('***') : message;
   }
 
   #unserialisable(kind: string, e: unknown): void {

@@ -1,9 +1,6 @@
-// How a Redis store is configured, and where it reports trouble.
-import type { StoreLog } from './sqlite.js';
-
-export interface RedisStoreLog extends StoreLog {
-  info(obj: object, msg: string): void;
-}
+// How a Redis store is configured (its log is in store-log.ts, re-exported here).
+import type { RedisStoreLog } from './store-log.js';
+export { CONSOLE_LOG, type RedisStoreLog } from './store-log.js';
 
 export interface RedisStoreOptions {
   /** `redis://[:password@]host:port[/db]`. Never logged: it may carry a password. */
@@ -16,12 +13,14 @@ export interface RedisStoreOptions {
   log?: RedisStoreLog;
   /** How long `open` waits for Redis before it serves degraded, ms. Default 1000. */
   connectTimeoutMs?: number;
+  /**
+   * How long a command may go unanswered before it counts as failed and the store goes
+   * degraded, ms. Default 2000. Without it a Redis that hangs (frozen, or cut off without a
+   * reset) would hold every write, the shutdown and the store's health forever.
+   */
+  commandTimeoutMs?: number;
+  /** How often a link that is up PINGs Redis, ms, so a hang is noticed with no write going out. Default 5000. */
+  pingMs?: number;
   /** Audit and ledger appends held while Redis is away; beyond this the oldest are dropped. Default 10_000. */
   maxBacklog?: number;
 }
-
-export const CONSOLE_LOG: RedisStoreLog = {
-  info: (obj, msg) => console.info(msg, obj),
-  warn: (obj, msg) => console.warn(msg, obj),
-  error: (obj, msg) => console.error(msg, obj),
-};

@@ -141,3 +141,19 @@ export function queueList(pipe: ChainableCommander, k: RedisKeys, keep: number, 
   const notice = op.kind === 'audit' ? JSON.stringify({ kind: 'audit', key: op.event.route ?? '', origin, event: op.event } satisfies Notice) : '';
   (pipe as unknown as AppendOnce).wardenAppend(list, k.ids(op.kind), op.json, op.id, keep, op.kind === 'audit' ? k.changes : '', notice);
 }
+
+/** A pipeline's results when every command succeeded; otherwise throws the first error. */
+export function answered(results: [Error | null, unknown][] | null): [Error | null, unknown][] {
+  const failed = results?.find(([e]) => e !== null);
+  if (!results || failed) throw failed?.[0] ?? new Error('pipeline discarded');
+  return results;
+}
+
+/** The password a Redis URL carries ('' for none), only to blank it out of error messages. */
+export function passwordOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
+}

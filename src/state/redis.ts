@@ -76,7 +76,8 @@ export class RedisStore implements Store {
   }
 
   health(): StoreHealth {
-    return { degraded: !this.#link.up, errors: this.#link.errors, pending: this.#link.backlog.pending };
+    const reason = this.#link.reason;
+    return { degraded: !this.#link.up, errors: this.#link.errors, pending: this.#link.backlog.pending, ...(reason !== null && { reason }) };
   }
 
   /** Hears changes made by other instances (never this one's own); returns an unsubscribe. */

@@ -121,6 +121,15 @@ export function writeAudit(s: Statements, a: EncodedAudit): void {
   s.insertAudit.run(a.event.at, a.event.type, a.event.route, a.detail);
 }
 
+/** Whether an event passes the filter, for rows not yet written (SQL filters the rest). */
+export function matchesAudit(e: AuditEvent, filter: AuditFilter): boolean {
+  return (
+    (filter.route === undefined || e.route === filter.route) &&
+    (filter.type === undefined || e.type === filter.type) &&
+    (filter.since === undefined || e.at >= filter.since)
+  );
+}
+
 export function readAudit(s: Statements, limit: number, filter: AuditFilter): AuditEvent[] {
   const since = filter.since ?? Number.MIN_SAFE_INTEGER;
   const { route, type } = filter;

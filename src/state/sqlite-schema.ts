@@ -27,7 +27,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function migrate(db: BetterSqlite3.Database): void {
   const version = Number(db.pragma('user_version', { simple: true }));
   if (version > SCHEMA_VERSION) {
-    throw new Error(`schema version ${version} is newer than this Warden understands (${SCHEMA_VERSION})`);
+    throw new Error(`schema version ${version} is newer than this Warden understands (${SCHEMA_VERSION}): run the Warden that wrote it, or point state.sqlite at another file`);
   }
   for (let v = version; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {

@@ -2,21 +2,15 @@
 // live in memory (loaded at open) so reads never touch the disk, and each put writes through.
 // Audit and ledger rows are batched and flushed on a short timer. A write that fails is logged,
 // counted and retried later; the caller never sees it, and the in-memory copy stays the truth.
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { CanaryRouteState } from '../canary/types.js';
 import type { BreakerSnapshot } from '../resilience/breaker.js';
 import { StoreError } from './errors.js';
-import { migrate } from './sqlite-schema.js';
+import { identityOf, openFile } from './sqlite-file.js';
+import { CONSOLE_LOG, type StoreLog } from './store-log.js';
+import { adviceFor, codeOf, messageOf } from './sqlite-advice.js';
 import * as rows from './sqlite-rows.js';
 import type { AuditEvent, LedgerEntry, RuntimeBlock, Store, StoreHealth } from './store.js';
-
-/** Where the store reports trouble. It is given file names and SQLite messages, never stored data. */
-export interface StoreLog {
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 export interface SqliteStoreOptions {
   /** The database file; its directory is created when missing. */
@@ -28,8 +22,9 @@ export interface SqliteStoreOptions {
   /** How long appended audit and ledger rows wait to be written together, ms. Default 100. */
   flushMs?: number;
   /**
-   * How long a write waits for a lock held by another connection, ms. Default 3000. It blocks
-   * the event loop while it waits, which only happens if something else writes to the file.
+   * How long a write waits for a lock held by another connection, ms. Default 100. It blocks
+   * the event loop, so every request, while it waits (only when something else writes to the
+   * file); a write that gives up is retried, and while writes fail none waits at all.
    */
   busyTimeoutMs?: number;
 }
@@ -41,11 +36,6 @@ const RETRY_MS = 1_000;
 /** Audit or ledger rows held while the disk refuses them; beyond this the oldest are dropped. */
 const MAX_PENDING = 10_000;
 
-const CONSOLE_LOG: StoreLog = {
-  warn: (obj, msg) => console.warn(msg, obj),
-  error: (obj, msg) => console.error(msg, obj),
-};
-
 export class SqliteStore implements Store {
   readonly kind: string = 'sqlite';
   readonly shared = false;
@@ -53,9 +43,16 @@ export class SqliteStore implements Store {
   readonly #keep: number;
   readonly #log: StoreLog;
   readonly #flushMs: number;
-  readonly #db: Database.Database;
-  readonly #sql: rows.Statements;
-  readonly #flushBatch: () => void;
+  readonly #busyTimeoutMs: number;
+  #db: Database.Database;
+  #sql: rows.Statements;
+  #flushBatch: () => void;
+  /** The open file's identity, to notice the path naming another file (or none) now. */
+  #identity: string | null;
+  /** The path no longer names the open file and a new one could not be opened yet. */
+  #lost = false;
+  #othersWrote: () => boolean;
+  #othersSaid = false;
 
   #breakers = new Map<string, BreakerSnapshot>();
   #canary = new Map<string, CanaryRouteState>();
@@ -69,6 +66,8 @@ export class SqliteStore implements Store {
   #errors = 0;
   /** Failures since the last successful write: only the first of a streak is logged. */
   #streak = 0;
+  /** What the latest failure of the streak was, for `health().reason`. */
+  #failure = '';
   #dropped = 0;
   #sinceTrim = 0;
   #closed = false;
@@ -78,23 +77,21 @@ export class SqliteStore implements Store {
     this.#keep = Math.max(1, Math.floor(options.keep ?? 100_000));
     this.#log = options.log ?? CONSOLE_LOG;
     this.#flushMs = options.flushMs ?? 100;
+    this.#busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 100));
     let db: Database.Database | undefined;
     try {
-      mkdirSync(dirname(resolve(options.file)), { recursive: true });
-      db = new Database(options.file);
-      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 3_000))}`);
-      const mode = db.pragma('journal_mode = WAL', { simple: true });
-      if (mode !== 'wal') this.#log.warn({ store: 'sqlite', file: this.file, journalMode: mode }, 'SQLite store is not in WAL mode');
-      db.pragma('synchronous = NORMAL');
-      migrate(db);
-      this.#sql = rows.prepare(db);
+      const opened = openFile(options.file, this.#busyTimeoutMs, this.#notWal);
+      db = opened.db;
+      this.#sql = opened.sql;
+      this.#identity = opened.identity;
+      this.#othersWrote = opened.othersWrote;
       this.#flushBatch = db.transaction(() => this.#writeBatch());
       this.#db = db;
       this.#load();
       this.#trim();
     } catch (e) {
       db?.close();
-      throw new StoreError('store_unavailable', `cannot open the SQLite store ${options.file}: ${messageOf(e)}`, { cause: e });
+      throw new StoreError('store_unavailable', `cannot open the SQLite store ${options.file}: ${messageOf(e)}${adviceFor(e)}`, { cause: e });
     }
   }
 
@@ -156,7 +153,7 @@ export class SqliteStore implements Store {
   }
 
   health(): StoreHealth {
-    return { degraded: this.#streak > 0, errors: this.#errors, pending: this.#pending() };
+    return { degraded: this.#streak > 0, errors: this.#errors, pending: this.#pending(), ...(this.#streak > 0 && { reason: this.#failure }) };
   }
 
   /** One instance per file: nobody else writes. */
@@ -181,7 +178,7 @@ export class SqliteStore implements Store {
     limit = Math.max(0, limit); // SQLite reads a negative LIMIT as none at all
     const held = this.#audit
       .map((a) => a.event)
-      .filter((e) => matches(e, filter))
+      .filter((e) => rows.matchesAudit(e, filter))
       .reverse();
     const stored = this.#read('read audit', () => rows.readAudit(this.#sql, limit, filter));
     // Held rows are the newest appended, so on equal `at` they come first (the sort is stable).
@@ -202,6 +199,7 @@ export class SqliteStore implements Store {
   /** Writes held audit and ledger rows and retries failed writes, in one transaction. */
   flush(): void {
     this.#clearTimer();
+    this.#followFile();
     if (this.#pending() === 0) return;
     try {
       this.#flushBatch();
@@ -246,6 +244,10 @@ export class SqliteStore implements Store {
 
   #writeThrough(table: Keyed, key: string): void {
     this.#dirty[table].add(key);
+    this.#followFile();
+    // While the disk refuses writes (a lock held elsewhere, a full disk), each write-through
+    // would fail again, after waiting on the event loop: the retry flush takes them together.
+    if (this.#streak > 0) return this.#schedule(RETRY_MS);
     try {
       this.#writeKey(table, key);
       this.#dirty[table].delete(key);
@@ -255,6 +257,46 @@ export class SqliteStore implements Store {
       this.#schedule(RETRY_MS);
     }
   }
+
+  /**
+   * When the path names another file, or none (deleted, replaced by a restore), opens the file
+   * there and marks everything held in memory for writing to it: the old file, unlinked or
+   * not, would keep every later write from the next start.
+   */
+  #followFile(): void {
+    if (this.#closed) return;
+    if (!this.#lost && identityOf(this.file) === this.#identity) return this.#noticeOthers();
+    if (!this.#lost) this.#log.error({ store: 'sqlite', file: this.file }, 'SQLite store file was deleted or replaced while Warden ran: writing the state it holds to a file at that path');
+    this.#lost = true;
+    let opened: ReturnType<typeof openFile>;
+    try {
+      opened = openFile(this.file, this.#busyTimeoutMs, this.#notWal);
+    } catch (e) {
+      this.#fail('reopen', e);
+      this.#schedule(RETRY_MS);
+      return;
+    }
+    try {
+      this.#db.close();
+    } catch {
+      // The old connection is dropped either way.
+    }
+    ({ db: this.#db, sql: this.#sql, identity: this.#identity, othersWrote: this.#othersWrote } = opened);
+    this.#flushBatch = this.#db.transaction(() => this.#writeBatch());
+    this.#lost = false;
+    const held: Record<Keyed, Map<string, unknown>> = { breakers: this.#breakers, canary: this.#canary, blocks: this.#blocks, settings: this.#settings };
+    for (const table of Object.keys(held) as Keyed[]) for (const key of held[table].keys()) this.#dirty[table].add(key);
+    this.#schedule(this.#flushMs);
+  }
+
+  /** Another process writing the file (a second instance on it) sees none of this one's state, nor this one its. */
+  #noticeOthers(): void {
+    if (this.#othersSaid || !this.#read('check the file', () => [this.#othersWrote()])[0]) return;
+    this.#othersSaid = true;
+    this.#log.warn({ store: 'sqlite', file: this.file }, 'Another process wrote to the SQLite store file: instances sharing a file do not see each other\'s changes; give each its own file, or share state through state.redis (during a rolling restart this is the other instance shutting down)');
+  }
+
+  readonly #notWal = (mode: unknown): void => this.#log.warn({ store: 'sqlite', file: this.file, journalMode: mode }, 'SQLite store is not in WAL mode');
 
   /** Makes the row match memory, whatever happened before: that is what makes a retry safe. */
   #writeKey(table: Keyed, key: string): void {
@@ -328,7 +370,10 @@ export class SqliteStore implements Store {
 
   #fail(op: string, e: unknown): void {
     this.#errors++;
+    this.#failure = `${op}: ${messageOf(e)}`;
     if (this.#streak++ > 0) return;
+    // Retries must not wait for a lock either: they fail at once until it is free.
+    this.#busyTimeout(0);
     this.#log.error(
       { store: 'sqlite', file: this.file, op, code: codeOf(e), error: messageOf(e) },
       'SQLite store operation failed; serving from memory, writes will be retried',
@@ -337,6 +382,7 @@ export class SqliteStore implements Store {
 
   #ok(): void {
     if (this.#streak === 0) return;
+    this.#busyTimeout(this.#busyTimeoutMs);
     this.#log.warn(
       { store: 'sqlite', file: this.file, failed: this.#streak, dropped: this.#dropped },
       'SQLite store recovered',
@@ -344,21 +390,13 @@ export class SqliteStore implements Store {
     this.#streak = 0;
     this.#dropped = 0;
   }
-}
 
-function matches(e: AuditEvent, filter: rows.AuditFilter): boolean {
-  return (
-    (filter.route === undefined || e.route === filter.route) &&
-    (filter.type === undefined || e.type === filter.type) &&
-    (filter.since === undefined || e.at >= filter.since)
-  );
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-function codeOf(e: unknown): string | null {
-  const code = e instanceof Error ? (e as Error & { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : null;
+  #busyTimeout(ms: number): void {
+    if (this.#closed) return;
+    try {
+      this.#db.pragma(`busy_timeout = ${ms}`);
+    } catch {
+      // A connection that cannot take a pragma fails its next write too, which is counted.
+    }
+  }
 }

@@ -49,6 +49,8 @@ export interface StoreHealth {
   errors: number;
   /** Writes held locally until the backend takes them. */
   pending: number;
+  /** While degraded: why, in the backend's own words (never a URL or a secret). */
+  reason?: string;
 }
 
 export type StoreChangeKind = 'breakers' | 'canary' | 'blocks' | 'settings' | 'audit';

@@ -80,6 +80,26 @@ describe('instances as processes', { skip: missing ?? false }, () => {
     }
   });
 
+  test('SIGTERM while Redis hangs: requests are served meanwhile, and the process exits 0 within the command timeout', async () => {
+    const redis = await startRedis();
+    const proc = await startProcess(config(fleet, redis, ''));
+    try {
+      redis.pause();
+      const client = new OpenAI({ baseURL: `${proc.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 20_000 });
+      const answer = await client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'Hello!' }] });
+      assert.ok(answer.choices[0]?.message.content);
+      // A write the frozen Redis will never answer, and the shutdown right behind it.
+      assert.equal((await admin(proc, 'POST', '/admin/blocklist', { route: 'chat-main@openrouter/Alpha', reason: 'written while Redis hangs' })).status, 201);
+      proc.child.kill('SIGTERM');
+      const exit = await until(() => (proc.child.exitCode === null && proc.child.signalCode === null ? null : { code: proc.child.exitCode, signal: proc.child.signalCode }), 'the process to exit', 15_000);
+      assert.deepEqual(exit, { code: 0, signal: null }, proc.lines.join('\n'));
+    } finally {
+      redis.resume();
+      await proc.kill();
+      await redis.close();
+    }
+  });
+
   test('stop Redis under load: no client request fails, both say degraded, then converge with every audit event', async () => {
     const redis = await startRedis({ persist: true });
     const [a, b] = [await startProcess(config(fleet, redis, '')), await startProcess(config(fleet, redis, ''))] as [Process, Process];

@@ -110,6 +110,17 @@ test('an empty client key is refused by its path, as it would let in any request
   assert.ok(!JSON.stringify(issues).includes('ck-one'));
 });
 
+test('a Redis URL\u2019s password never shows in the serialised config (what /admin/config/effective answers) nor in errors', () => {
+  const password = 'redis-pass-w0rd';
+  const config = parseConfig(`${BASE}state: { redis: "redis://:\${REDIS_PASSWORD}@cache:6379/2" }\n`, 'x', { OPENROUTER_API_KEY: 'k', REDIS_PASSWORD: password });
+  assert.ok(!JSON.stringify(config).includes(password), JSON.stringify(config.state));
+  assert.ok('redis' in config.state && typeof config.state.redis !== 'string' && config.state.redis.reveal() === `redis://:${password}@cache:6379/2`);
+  const issues = issuesOf(`${BASE}state: { redis: "redis://:${password}@cache:99999" }\n`);
+  assert.deepEqual(issues.map((i) => i.path), ['state.redis']);
+  assert.match(issues[0]!.message, /expected a redis:\/\/ URL/);
+  assert.ok(!JSON.stringify(issues).includes(password));
+});
+
 test('cross references: unknown provider, tier default without a default answer, routes on a direct provider', () => {
   const text = BASE.replace('provider: openai, model: gpt-4o-mini', 'provider: opnai, model: gpt-4o-mini')
     .replace('tier: degrade', 'tier: default')

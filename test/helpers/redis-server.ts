@@ -22,6 +22,10 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port (empty unless persisted) and waits until it answers PING. */
   start(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open and nothing answers, as a hung or cut-off Redis. */
+  pause(): void;
+  /** Lets a paused process run again (SIGCONT). */
+  resume(): void;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
 }
@@ -44,6 +48,12 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<R
     async start() {
       child = spawn('redis-server', ['--port', String(port), ...persistence, '--bind', '127.0.0.1'], { stdio: 'ignore' });
       await untilPong(port, child);
+    },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
     },
     async close() {
       await server.stop();

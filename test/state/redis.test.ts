@@ -2,29 +2,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
-import { RedisStore, openStoreAsync, type ChangeKind, type RedisStoreLog, type RedisStoreOptions } from '../../src/state/index.js';
+import { RedisStore, openStoreAsync, type ChangeKind, type RedisStoreOptions } from '../../src/state/index.js';
 import { APPEND_ONCE, type AppendOnce } from '../../src/state/redis-wire.js';
+import { recorder } from '../helpers/log-recorder.js';
 import { until } from '../helpers/until.js';
 import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { OPEN_BREAKER, block, event, storeContract } from './store.contract.js';
 
 const missing = redisMissing();
 if (missing) console.log(`# skipping the Redis store tests: ${missing}`);
-
-interface Logged {
-  level: 'info' | 'warn' | 'error';
-  msg: string;
-}
-
-function recorder(): RedisStoreLog & { lines: Logged[] } {
-  const lines: Logged[] = [];
-  return {
-    lines,
-    info: (_obj, msg) => lines.push({ level: 'info', msg }),
-    warn: (_obj, msg) => lines.push({ level: 'warn', msg }),
-    error: (_obj, msg) => lines.push({ level: 'error', msg }),
-  };
-}
 
 let server: RedisServer | undefined;
 let n = 0;
