@@ -181,11 +181,20 @@ export class CanaryRunner {
       this.o.store.putCanaryState(route.id, { ...state, lastRound: round });
       return { route: route.id, control: true, round, decisions: [] };
     }
-    const inServiceAfterQuarantine = this.o.control ? this.o.control.inService(route.model).filter((r) => r.id !== route.id).length : Number.POSITIVE_INFINITY;
-    const outcome = this.#ladder.advance(state, round, { now: at, policy: this.o.policy, inServiceAfterQuarantine });
+    const outcome = this.#ladder.advance(state, round, { now: at, policy: this.o.policy, inServiceAfterQuarantine: this.#inServiceWithout(route) });
     this.o.store.putCanaryState(route.id, outcome.state);
     this.#apply(route.id, outcome.decisions, round);
     return { route: route.id, control: false, round, decisions: outcome.decisions };
+  }
+
+  /**
+   * Routes of `route`'s model left serving if it were quarantined. In observe mode the routes
+   * it would already have quarantined count as out, so the floor holds where enforce's would.
+   */
+  #inServiceWithout(route: Route): number {
+    if (!this.o.control) return Number.POSITIVE_INFINITY;
+    const observing = this.o.policy.mode === 'observe';
+    return this.o.control.inService(route.model).filter((r) => r.id !== route.id && !(observing && this.o.store.getCanaryState(r.id)?.wouldQuarantine)).length;
   }
 
   async #probeRoute(route: Route, budget: { left: number; spent: number }, trace: { spans: Spans; round: Span } | null): Promise<ProbeResult[]> {

@@ -34,3 +34,21 @@ test('a route whose breaker is open does not count towards the floor: the quaran
     await h.close();
   }
 });
+
+test('observe mode counts its would-be quarantines as out, as enforce would: the second is held at the floor', async () => {
+  const clock = new ManualClock();
+  const scenario = { ...SCENARIO, providers: { ...SCENARIO.providers, H02: { models: [MODEL], faults: { prefix: 1 } } } };
+  const run = async (mode: 'observe' | 'enforce') => {
+    const h = await startHarness({ clock, scenario, configYaml: config(mode) });
+    try {
+      await h.gateway.canary!.runRound();
+      clock.advance(HALF_HOUR);
+      const report = await h.gateway.canary!.runRound();
+      return [STRAY, 'chat-main@openrouter/H02'].flatMap((route) => decisionsOf(report, route)).sort();
+    } finally {
+      await h.close();
+    }
+  };
+  assert.deepEqual(await run('enforce'), ['floor_held', 'quarantine'], 'three routes, two failing: one goes, one stays for the floor');
+  assert.deepEqual(await run('observe'), ['floor_held', 'would_quarantine'], 'observe records what enforce does');
+});
