@@ -45,10 +45,11 @@ export const FLEET_MODEL = 'deepseek/deepseek-chat';
 
 /**
  * A gateway config over the simulated OpenRouter fleet: one model (each endpoint a route),
- * one role, a canary watching it in `mode` on English; `head` adds top-level sections.
+ * one role, a canary watching it in `mode` on English; `head` adds top-level sections and
+ * `canary` fields of the canary section.
  */
 export const fleetCanaryYaml =
-  (mode: 'observe' | 'enforce', head = '') =>
+  (mode: 'observe' | 'enforce', head = '', canary = '') =>
   (fleet: { openrouterBaseUrl: string }): string => `
 ${head}
 providers:
@@ -57,5 +58,5 @@ models:
   chat-main: { provider: openrouter, model: ${FLEET_MODEL} }
 roles:
   chat: { tier: degrade, models: [chat-main] }
-canary: { mode: ${mode}, watch: [chat-main], languages: [en], firstTokenLimit: 2s }
+canary: { mode: ${mode}, watch: [chat-main], languages: [en], firstTokenLimit: 2s${canary ? `, ${canary}` : ''} }
 `;
