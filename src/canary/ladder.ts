@@ -54,7 +54,11 @@ export function advance(state: CanaryRouteState, round: RouteRound, ctx: LadderC
   const held = s.quarantine !== null || s.wouldQuarantine;
   if (round.verdict === 'pass') {
     s.consecutiveFailedRounds = 0;
-    s.consecutiveCleanRounds = held ? s.consecutiveCleanRounds + 1 : 0;
+    if (!held) s.consecutiveCleanRounds = 0;
+    // Seed 000 releases after two rounds that passed everything (连续两轮全部通过): a round
+    // where some probe could not tell may not have judged what quarantined the route, so it
+    // leaves the clean count where it was.
+    else if (round.probes.every((p) => p.invalidated || p.verdict === 'pass')) s.consecutiveCleanRounds += 1;
     if (held && s.consecutiveCleanRounds >= policy.cleanRoundsToRelease) decisions.push(endHold(s, now));
   } else if (round.verdict === 'fail') {
     // The streak keeps counting through a quarantine: a route still failing when its

@@ -15,7 +15,7 @@ import { escalatingLadder, type CanaryDecision, type QuarantineLadder } from './
 import { sendProbe } from './probe-client.js';
 import { probeRequest, probeRequests } from './probes.js';
 import { applyPositiveControls, decideRound } from './round.js';
-import { INITIAL_ROUTE_STATE, type CanaryPolicy, type ProbeKind, type ProbeRequest, type ProbeResult, type RouteRound } from './types.js';
+import { INITIAL_ROUTE_STATE, UNSENT_REASONS, type CanaryPolicy, type ProbeKind, type ProbeRequest, type ProbeResult, type RouteRound } from './types.js';
 
 export interface CanaryRunnerOptions {
   catalog: Catalog;
@@ -181,11 +181,20 @@ export class CanaryRunner {
       this.o.store.putCanaryState(route.id, { ...state, lastRound: round });
       return { route: route.id, control: true, round, decisions: [] };
     }
-    const inServiceAfterQuarantine = this.o.control ? this.o.control.inService(route.model).filter((r) => r.id !== route.id).length : Number.POSITIVE_INFINITY;
-    const outcome = this.#ladder.advance(state, round, { now: at, policy: this.o.policy, inServiceAfterQuarantine });
+    const outcome = this.#ladder.advance(state, round, { now: at, policy: this.o.policy, inServiceAfterQuarantine: this.#inServiceWithout(route) });
     this.o.store.putCanaryState(route.id, outcome.state);
     this.#apply(route.id, outcome.decisions, round);
     return { route: route.id, control: false, round, decisions: outcome.decisions };
+  }
+
+  /**
+   * Routes of `route`'s model left serving if it were quarantined. In observe mode the routes
+   * it would already have quarantined count as out, so the floor holds where enforce's would.
+   */
+  #inServiceWithout(route: Route): number {
+    if (!this.o.control) return Number.POSITIVE_INFINITY;
+    const observing = this.o.policy.mode === 'observe';
+    return this.o.control.inService(route.model).filter((r) => r.id !== route.id && !(observing && this.o.store.getCanaryState(r.id)?.wouldQuarantine)).length;
   }
 
   async #probeRoute(route: Route, budget: { left: number; spent: number }, trace: { spans: Spans; round: Span } | null): Promise<ProbeResult[]> {
@@ -195,15 +204,15 @@ export class CanaryRunner {
     const stopped = this.#stop.signal;
     const send = async (request: ProbeRequest): Promise<ProbeResult> => {
       const inconclusive = (reason: string): ProbeResult => ({ kind: request.kind, language: request.language, verdict: 'inconclusive', reason, evidence: {} });
-      if (stopped.aborted) return inconclusive('canary_stopped');
-      if (budget.left <= 0) return inconclusive('token_budget_spent');
+      if (stopped.aborted) return inconclusive(UNSENT_REASONS.stopped);
+      if (budget.left <= 0) return inconclusive(UNSENT_REASONS.budget);
       const span = trace?.spans.probe(trace.round, route.id, request.kind, request.language);
       const exchange = await sendProbe({ model, endpoint: route.endpoint }, request, this.o.pools, this.o.policy.firstTokenLimitMs, stopped);
       const tokens = estimateTokens(exchange.text);
       budget.left -= tokens;
       budget.spent += tokens;
       // Cut short by the shutdown: what came back says nothing about the route.
-      const result = stopped.aborted ? inconclusive('canary_stopped') : judgeProbe(request, exchange, this.o.policy);
+      const result = stopped.aborted ? inconclusive(UNSENT_REASONS.stopped) : judgeProbe(request, exchange, this.o.policy);
       if (span) trace!.spans.endProbe(span, result.verdict, result.reason, exchange.firstTokenMs);
       return result;
     };

@@ -62,6 +62,9 @@ export interface ProbeResult {
   invalidated?: boolean;
 }
 
+/** Why a probe of a round was never sent (inconclusive): the round's token budget ran out, or the gateway is stopping. */
+export const UNSENT_REASONS = { budget: 'token_budget_spent', stopped: 'canary_stopped' } as const;
+
 /** A route's round: `fail` and `pass` move its counters; `transport` and `inconclusive` freeze them. */
 export type RoundVerdict = 'pass' | 'fail' | 'transport' | 'inconclusive';
 

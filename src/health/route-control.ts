@@ -114,9 +114,12 @@ export class RouteControl {
     return this.routes().map((r) => this.view(r));
   }
 
-  /** Routes of a model in service now (not blocked, quarantined or shed). */
+  /**
+   * Routes of a model serving now: not blocked, quarantined or shed, and with a closed breaker
+   * (an open or half-open one takes no traffic, so it cannot carry the model's load).
+   */
   inService(model: string): Route[] {
-    return this.catalog.get(model)?.routes.filter((r) => !this.blocklist.isBlocked(r.id)) ?? [];
+    return this.catalog.get(model)?.routes.filter((r) => !this.blocklist.isBlocked(r.id) && this.board.state(r.id) === 'closed') ?? [];
   }
 
   addBlock(route: string, reason: string, ttlMs: number | null, by: string | null): RuntimeBlock {

@@ -39,3 +39,24 @@ export const REPLIES = {
   jsonInProse: 'Sure! Here is the JSON: {"city": "Paris", "country": "France"}',
   json: '{"city": "Paris", "country": "France"}',
 } as const;
+
+/** The model the simulated OpenRouter fleet serves in gateway-level canary tests. */
+export const FLEET_MODEL = 'deepseek/deepseek-chat';
+
+/**
+ * A gateway config over the simulated OpenRouter fleet: one model (each endpoint a route),
+ * one role, a canary watching it in `mode` on English; `head` adds top-level sections and
+ * `canary` fields of the canary section.
+ */
+export const fleetCanaryYaml =
+  (mode: 'observe' | 'enforce', head = '', canary = '') =>
+  (fleet: { openrouterBaseUrl: string }): string => `
+${head}
+providers:
+  openrouter: { kind: openrouter, baseUrl: "${fleet.openrouterBaseUrl}" }
+models:
+  chat-main: { provider: openrouter, model: ${FLEET_MODEL} }
+roles:
+  chat: { tier: degrade, models: [chat-main] }
+canary: { mode: ${mode}, watch: [chat-main], languages: [en], firstTokenLimit: 2s${canary ? `, ${canary}` : ''} }
+`;

@@ -6,26 +6,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Fleet } from '../../src/sim/index.js';
 import { SqliteStore } from '../../src/state/index.js';
 import { createLogger } from '../../src/telemetry/index.js';
 import { ManualClock } from '../helpers/clock.js';
 import { startHarness } from '../helpers/harness.js';
+import { FLEET_MODEL, fleetCanaryYaml } from './fixtures.js';
 
-const MODEL = 'deepseek/deepseek-chat';
+const MODEL = FLEET_MODEL;
 const DAY = 86_400_000;
 const HALF_HOUR = 1_800_000;
 const SCENARIO = { seed: 9, providers: { Stray: { models: [MODEL], faults: { prefix: 1 } }, A: { models: [MODEL] }, B: { models: [MODEL] }, C: { models: [MODEL] } } };
-const config = (fleet: Fleet) => `
-server: { adminToken: "t0k" }
-providers:
-  openrouter: { kind: openrouter, baseUrl: "${fleet.openrouterBaseUrl}" }
-models:
-  chat-main: { provider: openrouter, model: ${MODEL} }
-roles:
-  chat: { tier: degrade, models: [chat-main] }
-canary: { mode: enforce, watch: [chat-main], languages: [en], firstTokenLimit: 2s }
-`;
+const config = fleetCanaryYaml('enforce', 'server: { adminToken: "t0k" }');
 const STRAY = 'chat-main@openrouter/Stray';
 
 test('the ladder climbs 1 d → 3 d → 7 d and starts again after 14 clean days', async () => {

@@ -151,6 +151,18 @@ describe('release', () => {
     assert.equal(route.state.quarantine, null);
   });
 
+  it('seed ("连续两轮全部通过"): a round with a probe that could not tell is not clean while quarantined; it freezes the clean count', () => {
+    const route = new Route();
+    // Quarantined for Portuguese drifting into Spanish; the language replies then come back too short to judge.
+    let at = route.rounds(T0, ['fail', 'fail']);
+    const notJudged = () => [result('latency', 'pass'), result('prefix', 'pass'), result('language', 'inconclusive', 'too_short', 'pt')];
+    for (let i = 0; i < 3; i++, at += ROUND) assert.deepEqual(route.probes(at, notJudged()), [], 'released on rounds that never judged the language');
+    assert.ok(route.state.quarantine);
+    route.round(at, 'pass');
+    assert.equal(route.state.consecutiveCleanRounds, 1, 'frozen, not reset: one fully clean round so far');
+    assert.deepEqual(types(route.round(at + ROUND, 'pass')), ['release_early']);
+  });
+
   it('expire ends a quarantine at its end, not before; the ladder remembers `until`', () => {
     const route = new Route();
     route.rounds(T0, ['fail', 'fail']);

@@ -27,6 +27,13 @@ describe('decideRound', () => {
     assert.equal(decideRound(ROUTE, T0, []).verdict, 'inconclusive');
   });
 
+  it('a probe never sent (budget spent, shutdown) keeps a round from passing; a fail still fails', () => {
+    const unsent = decideRound(ROUTE, T0, [result('latency', 'pass'), result('prefix', 'inconclusive', 'token_budget_spent'), result('language', 'inconclusive', 'canary_stopped')]);
+    assert.equal(unsent.verdict, 'inconclusive');
+    assert.deepEqual(unsent.reasons, ['prefix:token_budget_spent', 'language:canary_stopped']);
+    assert.equal(decideRound(ROUTE, T0, [result('fact', 'fail', 'wrong_answer'), result('prefix', 'inconclusive', 'token_budget_spent')]).verdict, 'fail');
+  });
+
   it('an invalidated probe decides nothing, whatever its verdict', () => {
     const voided: ProbeResult = { ...result('filter', 'fail', 'refusal_phrase'), invalidated: true };
     assert.equal(decideRound(ROUTE, T0, [voided, result('fact', 'pass')]).verdict, 'pass');
