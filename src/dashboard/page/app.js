@@ -7,7 +7,7 @@ import { renderBlocks } from './blocks.js';
 import { renderChart } from './charts.js';
 import { confirmAction, showResult } from './dialog.js';
 import { $ } from './dom.js';
-import { count, ms, percent, time } from './format.js';
+import { count, ms, percent, tickRelative, time } from './format.js';
 import { renderModelRates, renderNumbers } from './numbers.js';
 import { roleAction } from './role-actions.js';
 import { renderRoles } from './roles.js';
@@ -50,9 +50,8 @@ function render(snapshot) {
   state.snapshot = snapshot;
   // Without a canary section there is no round to run (the API would answer 409).
   $('#run-round').hidden = snapshot.canary === null;
-  const minute = Math.floor(snapshot.at / 60_000);
-  draw('routes', [snapshot.routes, [...state.expanded], snapshot.canary, minute], () => renderRoutes($('#routes tbody'), snapshot, state.expanded));
-  draw('roles', [snapshot.roles, minute], () => renderRoles($('#role-table tbody'), snapshot.roles, snapshot.at));
+  draw('routes', [snapshot.routes, [...state.expanded], snapshot.canary], () => renderRoutes($('#routes tbody'), snapshot, state.expanded));
+  draw('roles', snapshot.roles, () => renderRoles($('#role-table tbody'), snapshot.roles, snapshot.at));
   const points = snapshot.timeline.points;
   const empty = (none) => (points.length ? none : `No data yet: a point is added every ${Math.round(snapshot.timeline.everyMs / 100) / 10} s.`);
   draw('timeline', points, () => {
@@ -64,9 +63,11 @@ function render(snapshot) {
     renderNumbers($('#cards'), $('#roles tbody'), snapshot.counterfactuals);
     renderModelRates($('#model-rates tbody'), snapshot.counterfactuals.models);
   });
-  draw('blocks', [snapshot.blocks, minute], () => renderBlocks($('#blocks tbody'), snapshot));
+  draw('blocks', snapshot.blocks, () => renderBlocks($('#blocks tbody'), snapshot));
   renderAuditFilters(snapshot);
   draw('audit', snapshot.audit.events, () => renderAudit($('#audit tbody'), snapshot.audit.events, state.opened));
+  // Panels left alone keep their "in 20 s" and "3 min ago" true against the gateway's clock.
+  tickRelative($('#main'), snapshot.at);
 }
 
 /** One poll; the next is scheduled when it is done, so polls never pile up on a slow gateway. */

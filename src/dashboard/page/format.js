@@ -1,5 +1,6 @@
 // How numbers and times read on the page. Times are the gateway's clock (it may run in
 // another zone or, in tests, be set by hand): "in 3 h" is measured against the snapshot's `at`.
+import { el } from './dom.js';
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 const day = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
@@ -26,6 +27,21 @@ export function span(ms) {
 export function relative(ms, now) {
   if (ms === null || ms === undefined) return '';
   return ms >= now ? `in ${span(ms - now)}` : `${span(now - ms)} ago`;
+}
+
+/**
+ * `relative` as a node the page rewrites at every poll (`tickRelative`): a panel is redrawn
+ * only when its data changes, and "retry in 20 s" must not still say so a minute later.
+ */
+export function relativeNode(ms, now, prefix = '') {
+  return el('span', { class: 'relative', dataset: { at: String(ms), prefix } }, prefix + relative(ms, now));
+}
+
+export function tickRelative(root, now) {
+  for (const node of root.querySelectorAll('span.relative[data-at]')) {
+    const text = node.dataset.prefix + relative(Number(node.dataset.at), now);
+    if (node.textContent !== text) node.textContent = text;
+  }
 }
 
 export function percent(x) {

@@ -1,0 +1,76 @@
+// The dashboard page tells the truth between redraws, in real Chromium against a gateway on a
+// hand-moved clock and the simulated fleet: relative times follow the gateway's clock while
+// the data stays the same.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import type { Fleet } from '../../src/sim/index.js';
+import { chromiumAbsent, openPage } from '../helpers/chromium.js';
+import { ManualClock } from '../helpers/clock.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+
+const TOKEN = 'dash-truth-token';
+const SCENARIO = { seed: 5, providers: { one: { models: ['model-a'] }, two: { models: ['model-b'] } } };
+const config = (fleet: Fleet) => `
+server: { adminToken: "${TOKEN}", dashboardSample: 500ms }
+breaker: { failures: 50 }
+providers:
+  one: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('one')}" }
+  two: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('two')}" }
+models:
+  m1: { provider: one, model: model-a }
+  m2: { provider: two, model: model-b }
+roles:
+  chat:   { tier: degrade, models: [m1, m2] }
+  lookup: { tier: degrade, models: [m1] }
+`;
+
+const absent = chromiumAbsent('the dashboard page-truth test');
+
+describe('dashboard page between redraws', { skip: absent }, () => {
+  const clock = new ManualClock();
+  const errors: string[] = [];
+  let h: Harness;
+  let browser: Browser;
+  let page: Page;
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${h.url}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    assert.equal(res.ok, true, `${method} ${path}: ${res.status}`);
+    return (await res.json()) as Record<string, any>;
+  };
+  const text = async (selector: string) => ((await page.locator(selector).textContent()) ?? '').trim();
+  /** Moves the gateway's clock and waits for a poll that saw it (the status line shows the gateway's time). */
+  const advance = async (ms: number) => {
+    const before = await text('#status');
+    clock.advance(ms);
+    await page.locator('#status').filter({ hasNotText: before }).waitFor();
+  };
+
+  before(async () => {
+    h = await startHarness({ clock, scenario: SCENARIO, configYaml: config });
+    ({ browser, page } = await openPage(errors));
+  });
+
+  after(async () => {
+    await page?.close();
+    await browser?.close();
+    await h?.close();
+  });
+
+  test('"in 1 min 30 s" counts down with the gateway clock though no data changed', async () => {
+    await admin('POST', '/admin/blocklist', { route: 'm2@two', reason: 'incident 9', ttl: '90s' });
+    await page.goto(`${h.url}/dashboard`);
+    await page.fill('#token', TOKEN);
+    await page.click('#connect');
+    const until = '#routes tbody tr[data-route="m2@two"] td:nth-child(4) .sub';
+    const expiry = '#blocks tbody tr[data-route="m2@two"] td:nth-child(3) .sub';
+    await page.locator(until).waitFor();
+    assert.equal(await text(until), 'in 1 min 30 s');
+    assert.equal(await text(expiry), 'in 1 min 30 s');
+
+    await advance(40_000);
+    assert.equal(await text(until), 'in 50 s');
+    assert.equal(await text(expiry), 'in 50 s');
+    assert.deepEqual(errors, []);
+  });
+});
