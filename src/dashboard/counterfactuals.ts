@@ -55,6 +55,11 @@ export interface Counterfactuals {
   };
   /** Every strict role together. */
   strict: { requests: number; unavailable: number; rate: number | null };
+  /**
+   * Role requests answered by another route after the first failed (the roles' `fallback`).
+   * Not warden_fallbacks_total: that also counts requests that left their first route and
+   * were answered by nothing (a 503) or by the tier's stand-in (to_model="none").
+   */
   fallbacks: number;
   costUsd: number;
 }
@@ -127,7 +132,7 @@ export function counterfactuals(reading: Reading, tiers: Readonly<Record<string,
       firstTryRate: ratio(firstTry.get('true') ?? 0, recoveries),
     },
     strict: { requests: strictRequests, unavailable: strictUnavailable, rate: ratio(strictUnavailable, strictRequests) },
-    fallbacks: reading.total(METRIC.fallbacks),
+    fallbacks: roles.reduce((n, r) => n + r.fallback, 0),
     costUsd: roles.reduce((n, r) => n + r.costUsd, 0),
   };
 }

@@ -33,6 +33,7 @@ describe('dashboard page between redraws', { skip: absent }, () => {
   let h: Harness;
   let browser: Browser;
   let page: Page;
+  let block = '';
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${h.url}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     assert.equal(res.ok, true, `${method} ${path}: ${res.status}`);
@@ -58,7 +59,7 @@ describe('dashboard page between redraws', { skip: absent }, () => {
   });
 
   test('"in 1 min 30 s" counts down with the gateway clock though no data changed', async () => {
-    await admin('POST', '/admin/blocklist', { route: 'm2@two', reason: 'incident 9', ttl: '90s' });
+    block = (await admin('POST', '/admin/blocklist', { route: 'm2@two', reason: 'incident 9', ttl: '90s' })).id;
     await page.goto(`${h.url}/dashboard`);
     await page.fill('#token', TOKEN);
     await page.click('#connect');
@@ -71,6 +72,19 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     await advance(40_000);
     assert.equal(await text(until), 'in 50 s');
     assert.equal(await text(expiry), 'in 50 s');
+    assert.deepEqual(errors, []);
+  });
+
+  test('the Fallbacks card counts only requests answered elsewhere, not those nothing answered', async () => {
+    await admin('DELETE', `/admin/blocklist/${block}`);
+    h.fleet.setFaults('one', { error500: 1 });
+    for (let i = 0; i < 2; i++) await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: `Hello ${i}` }] });
+    for (let i = 0; i < 2; i++) await assert.rejects(h.client.chat.completions.create({ model: 'lookup', messages: [{ role: 'user', content: `Find ${i}` }] }), { status: 503 });
+    const { counterfactuals: cf } = await admin('GET', '/admin/dashboard');
+    assert.equal(cf.fallbacks, 2);
+
+    await page.locator('#roles tbody tr[data-role="lookup"] td:nth-child(3)', { hasText: '2' }).waitFor();
+    assert.equal(await text('#cards .card:first-child .value'), '2');
     assert.deepEqual(errors, []);
   });
 });
