@@ -23,6 +23,8 @@ export interface RoleNumbers {
   degradedShare: number | null;
   /** 503 role_unavailable. */
   unavailable: number;
+  /** unavailable ÷ requests whatever the tier (a degrade role without a stand-in answers 503 too), null without requests. */
+  unavailableRate: number | null;
   /** unavailable ÷ requests for a strict role (its 503 rate), null otherwise. */
   strictUnavailableRate: number | null;
   costUsd: number;
@@ -103,6 +105,7 @@ export function counterfactuals(reading: Reading, tiers: Readonly<Record<string,
       degraded,
       degradedShare: ratio(degraded, requests),
       unavailable,
+      unavailableRate: ratio(unavailable, requests),
       strictUnavailableRate: tier === 'strict' ? ratio(unavailable, requests) : null,
       costUsd,
       costPerRequest: ratio(costUsd, requests),

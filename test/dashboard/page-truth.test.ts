@@ -1,6 +1,6 @@
 // The dashboard page tells the truth between redraws, in real Chromium against a gateway on a
 // hand-moved clock and the simulated fleet: relative times follow the gateway's clock while
-// the data stays the same.
+// the data stays the same, and the counterfactual numbers say what came of the requests.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
@@ -75,7 +75,7 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     assert.deepEqual(errors, []);
   });
 
-  test('the Fallbacks card counts only requests answered elsewhere, not those nothing answered', async () => {
+  test('a degrade role that answers 503 shows its 503 rate; the Fallbacks card counts only requests answered elsewhere', async () => {
     await admin('DELETE', `/admin/blocklist/${block}`);
     h.fleet.setFaults('one', { error500: 1 });
     for (let i = 0; i < 2; i++) await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: `Hello ${i}` }] });
@@ -83,7 +83,9 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     const { counterfactuals: cf } = await admin('GET', '/admin/dashboard');
     assert.equal(cf.fallbacks, 2);
 
-    await page.locator('#roles tbody tr[data-role="lookup"] td:nth-child(3)', { hasText: '2' }).waitFor();
+    // The 503 column of a degrade role: it said "—" whatever came of its requests.
+    await page.locator('#roles tbody tr[data-role="lookup"] td:nth-child(6)', { hasText: '100% (2)' }).waitFor();
+    assert.equal(await text('#roles tbody tr[data-role="chat"] td:nth-child(6)'), '0% (0)');
     assert.equal(await text('#cards .card:first-child .value'), '2');
     assert.deepEqual(errors, []);
   });
