@@ -34,6 +34,7 @@ describe('dashboard page between redraws', { skip: absent }, () => {
   let browser: Browser;
   let page: Page;
   let block = '';
+  let gatewayStopped = false;
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${h.url}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     assert.equal(res.ok, true, `${method} ${path}: ${res.status}`);
@@ -55,7 +56,8 @@ describe('dashboard page between redraws', { skip: absent }, () => {
   after(async () => {
     await page?.close();
     await browser?.close();
-    await h?.close();
+    if (gatewayStopped) await h.fleet.close();
+    else await h?.close();
   });
 
   test('"in 1 min 30 s" counts down with the gateway clock though no data changed', async () => {
@@ -88,5 +90,18 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     assert.equal(await text('#roles tbody tr[data-role="chat"] td:nth-child(6)'), '0% (0)');
     assert.equal(await text('#cards .card:first-child .value'), '2');
     assert.deepEqual(errors, []);
+  });
+
+  test('when the gateway stops answering, the last data stays, marked stale and dated', async () => {
+    const live = await text('#status');
+    assert.match(live, /^live · gateway time /);
+    await h.gateway.close();
+    gatewayStopped = true;
+    await page.locator('#status[data-tone="error"]').waitFor();
+    assert.match(await text('#status'), new RegExp(`^cannot reach the gateway: .* · showing data from ${live.slice('live · gateway time '.length)}$`));
+    assert.equal(await page.locator('main[data-stale]').isVisible(), true);
+    assert.equal(await page.locator('#routes tbody tr[data-route="m1@one"]').count(), 1, 'the routes are still shown');
+    // Chromium logs each refused connection; nothing else.
+    assert.deepEqual(errors.filter((e) => !e.includes('net::ERR_CONNECTION_REFUSED')), []);
   });
 });

@@ -78,6 +78,7 @@ async function poll() {
     const snapshot = await api('GET', `admin/dashboard?${auditParams(state.snapshot?.at).toString()}`);
     showSession(true);
     render(snapshot);
+    delete $('#main').dataset.stale;
     setStatus(`live · gateway time ${time(snapshot.at)}`, 'ok');
   } catch (e) {
     if (e.status === 401 || e.status === 403) {
@@ -86,7 +87,9 @@ async function poll() {
       setStatus(e.status === 401 ? 'the admin token was refused' : e.message, 'error');
       return;
     }
-    setStatus(`cannot reach the gateway: ${e.message}`, 'error');
+    // The panels keep the last answer, marked and dated, so nobody acts on it as if it were live.
+    if (state.snapshot) $('#main').dataset.stale = '';
+    setStatus(`cannot reach the gateway: ${e.message}${state.snapshot ? ` · showing data from ${time(state.snapshot.at)}` : ''}`, 'error');
   }
   state.timer = setTimeout(refresh, POLL_MS);
 }
