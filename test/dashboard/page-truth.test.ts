@@ -92,6 +92,30 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     assert.deepEqual(errors, []);
   });
 
+  test('"Forget token" while a poll is under way stays forgotten when its answer would have come', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = page.waitForRequest('**/admin/dashboard?*');
+    await page.route('**/admin/dashboard?*', async (route) => {
+      await gate;
+      await route.continue().catch(() => undefined); // aborted by the page meanwhile
+    }, { times: 1 });
+    await held;
+    const failed = page.waitForEvent('requestfailed');
+    await page.click('#forget');
+    await page.locator('#token-form').waitFor();
+    release();
+    // Either the page gave the poll up, or its answer came and (the defect) brought the session back.
+    await Promise.race([failed, page.locator('#session').waitFor()]);
+    assert.equal(await page.locator('#session').isVisible(), false);
+    assert.equal(await page.locator('#main').isVisible(), false);
+    assert.equal(await text('#status'), 'not connected');
+
+    await page.fill('#token', TOKEN);
+    await page.click('#connect');
+    await page.locator('#status[data-tone="ok"]').waitFor();
+  });
+
   test('when the gateway stops answering, the last data stays, marked stale and dated', async () => {
     const live = await text('#status');
     assert.match(live, /^live · gateway time /);

@@ -19,6 +19,8 @@ const state = {
   snapshot: null,
   timer: null,
   polling: null,
+  /** Aborts the poll under way: "Forget token" must not be undone by an answer still coming. */
+  inflight: null,
   again: false,
   /** Route ids whose evidence row is open, and audit events whose detail is unfolded. */
   expanded: new Set(),
@@ -74,13 +76,15 @@ function render(snapshot) {
 async function poll() {
   clearTimeout(state.timer);
   if (!token.get()) return;
+  state.inflight = new AbortController();
   try {
-    const snapshot = await api('GET', `admin/dashboard?${auditParams(state.snapshot?.at).toString()}`);
+    const snapshot = await api('GET', `admin/dashboard?${auditParams(state.snapshot?.at).toString()}`, undefined, state.inflight.signal);
     showSession(true);
     render(snapshot);
     delete $('#main').dataset.stale;
     setStatus(`live · gateway time ${time(snapshot.at)}`, 'ok');
   } catch (e) {
+    if (!token.get()) return; // forgotten meanwhile
     if (e.status === 401 || e.status === 403) {
       token.clear();
       showSession(false);
@@ -196,6 +200,7 @@ function wire() {
   $('#forget').addEventListener('click', () => {
     token.clear();
     clearTimeout(state.timer);
+    state.inflight?.abort();
     state.drawn.clear();
     showSession(false);
     setStatus('not connected', 'idle');
