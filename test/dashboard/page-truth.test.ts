@@ -18,11 +18,11 @@ providers:
   one: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('one')}" }
   two: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('two')}" }
 models:
-  m1: { provider: one, model: model-a }
-  m2: { provider: two, model: model-b }
+  chat-main:  { provider: one, model: model-a }
+  chat-spare: { provider: two, model: model-b }
 roles:
-  chat:   { tier: degrade, models: [m1, m2] }
-  lookup: { tier: degrade, models: [m1] }
+  chat:   { tier: degrade, models: [chat-main, chat-spare] }
+  lookup: { tier: degrade, models: [chat-main] }
 `;
 
 const absent = chromiumAbsent('the dashboard page-truth test');
@@ -61,12 +61,12 @@ describe('dashboard page between redraws', { skip: absent }, () => {
   });
 
   test('"in 1 min 30 s" counts down with the gateway clock though no data changed', async () => {
-    block = (await admin('POST', '/admin/blocklist', { route: 'm2@two', reason: 'incident 9', ttl: '90s' })).id;
+    block = (await admin('POST', '/admin/blocklist', { route: 'chat-spare@two', reason: 'incident 9', ttl: '90s' })).id;
     await page.goto(`${h.url}/dashboard`);
     await page.fill('#token', TOKEN);
     await page.click('#connect');
-    const until = '#routes tbody tr[data-route="m2@two"] td:nth-child(4) .sub';
-    const expiry = '#blocks tbody tr[data-route="m2@two"] td:nth-child(3) .sub';
+    const until = '#routes tbody tr[data-route="chat-spare@two"] td:nth-child(4) .sub';
+    const expiry = '#blocks tbody tr[data-route="chat-spare@two"] td:nth-child(3) .sub';
     await page.locator(until).waitFor();
     assert.equal(await text(until), 'in 1 min 30 s');
     assert.equal(await text(expiry), 'in 1 min 30 s');
@@ -90,6 +90,14 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     assert.equal(await text('#roles tbody tr[data-role="chat"] td:nth-child(6)'), '0% (0)');
     assert.equal(await text('#cards .card:first-child .value'), '2');
     assert.deepEqual(errors, []);
+  });
+
+  test('at 1280×800 every table fits its panel: a block\'s end and Remove button, a model\'s fallback rate are not cut off', async () => {
+    await admin('POST', '/admin/blocklist', { route: 'chat-spare@two', reason: 'garbled replies since 14:05, see incident 42', ttl: '2h' });
+    await page.locator('#blocks tbody tr[data-route="chat-spare@two"]').waitFor();
+    await page.locator('#model-rates tbody tr[data-model="chat-main"]').waitFor();
+    const overflowing = (await page.evaluate(`[...document.querySelectorAll('.scroll')].filter((s) => s.scrollWidth > s.clientWidth).map((s) => s.firstElementChild.id)`)) as string[];
+    assert.deepEqual(overflowing, []);
   });
 
   test('"Forget token" while a poll is under way stays forgotten when its answer would have come', async () => {
@@ -124,7 +132,7 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     await page.locator('#status[data-tone="error"]').waitFor();
     assert.match(await text('#status'), new RegExp(`^cannot reach the gateway: .* · showing data from ${live.slice('live · gateway time '.length)}$`));
     assert.equal(await page.locator('main[data-stale]').isVisible(), true);
-    assert.equal(await page.locator('#routes tbody tr[data-route="m1@one"]').count(), 1, 'the routes are still shown');
+    assert.equal(await page.locator('#routes tbody tr[data-route="chat-main@one"]').count(), 1, 'the routes are still shown');
     // Chromium logs each refused connection; nothing else.
     assert.deepEqual(errors.filter((e) => !e.includes('net::ERR_CONNECTION_REFUSED')), []);
   });
