@@ -13,7 +13,7 @@ const TOKEN = 'dash-truth-token';
 const SCENARIO = { seed: 5, providers: { one: { models: ['model-a'] }, two: { models: ['model-b'] } } };
 const config = (fleet: Fleet) => `
 server: { adminToken: "${TOKEN}", dashboardSample: 500ms }
-breaker: { failures: 50 }
+breaker: { failures: 3, cooldown: 30s }
 providers:
   one: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('one')}" }
   two: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('two')}" }
@@ -90,6 +90,18 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     assert.equal(await text('#roles tbody tr[data-role="chat"] td:nth-child(6)'), '0% (0)');
     assert.equal(await text('#cards .card:first-child .value'), '2');
     assert.deepEqual(errors, []);
+  });
+
+  test('an open breaker whose cooldown is over says the next request probes it, not "retry 10 s ago"', async () => {
+    const route = '#routes tbody tr[data-route="chat-main@one"]';
+    await page.locator(`${route}[data-state="open"]`).waitFor();
+    assert.equal(await text(`${route} td:nth-child(5) .sub:last-child`), 'retry in 30 s');
+    assert.equal(await text(`${route} td:nth-child(4) .sub`), 'in 30 s');
+    await advance(40_000);
+    assert.equal(await text(`${route} td:nth-child(5) .sub:last-child`), 'retry due: the next request probes it');
+    assert.equal(await text(`${route} td:nth-child(4) .sub`), 'retry due: the next request probes it');
+    const { routes } = await admin('GET', '/admin/routes');
+    assert.equal(routes.find((r: { id: string }) => r.id === 'chat-main@one').state, 'open', 'still open until a request comes');
   });
 
   test('at 1280×800 every table fits its panel: a block\'s end and Remove button, a model\'s fallback rate are not cut off', async () => {

@@ -32,16 +32,25 @@ export function relative(ms, now) {
 /**
  * `relative` as a node the page rewrites at every poll (`tickRelative`): a panel is redrawn
  * only when its data changes, and "retry in 20 s" must not still say so a minute later.
+ * `due`: what to say once the time has come (an open breaker waits for a request to probe it,
+ * and "retry 2 min ago" would read as if it had been tried).
  */
-export function relativeNode(ms, now, prefix = '') {
-  return el('span', { class: 'relative', dataset: { at: String(ms), prefix } }, prefix + relative(ms, now));
+export function relativeNode(ms, now, { prefix = '', due = '' } = {}) {
+  const node = el('span', { class: 'relative', dataset: { at: String(ms), prefix, due } });
+  node.textContent = relativeText(node, now);
+  return node;
 }
 
 export function tickRelative(root, now) {
   for (const node of root.querySelectorAll('span.relative[data-at]')) {
-    const text = node.dataset.prefix + relative(Number(node.dataset.at), now);
+    const text = relativeText(node, now);
     if (node.textContent !== text) node.textContent = text;
   }
+}
+
+function relativeText(node, now) {
+  const { at, prefix, due } = node.dataset;
+  return due && Number(at) <= now ? due : prefix + relative(Number(at), now);
 }
 
 export function percent(x) {

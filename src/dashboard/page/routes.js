@@ -10,6 +10,8 @@ const ACTIONS = [
   ['block', 'Block…', 'add a runtime incident block'],
 ];
 
+const PROBE_DUE = 'retry due: the next request probes it';
+
 /** `expanded`: route ids whose evidence row is open (kept across polls). */
 export function renderRoutes(tbody, snapshot, expanded) {
   const rows = [];
@@ -24,8 +26,8 @@ export function renderRoutes(tbody, snapshot, expanded) {
         ),
         el('td', {}, badge(r.state), r.restored ? el('div', { class: 'sub' }, 'manually restored') : null),
         el('td', { class: 'wrap' }, r.reasons.length ? el('ul', { class: 'reasons' }, r.reasons.map((why) => el('li', {}, why))) : el('span', { class: 'sub' }, '—')),
-        el('td', {}, r.until === null ? '—' : [dateTime(r.until), el('div', { class: 'sub' }, relativeNode(r.until, snapshot.at))]),
-        el('td', {}, badge(r.breaker.state), r.breaker.consecutiveFailures > 0 ? el('div', { class: 'sub' }, `${r.breaker.consecutiveFailures} transport failures`) : null, r.breaker.retryAt ? el('div', { class: 'sub' }, relativeNode(r.breaker.retryAt, snapshot.at, 'retry ')) : null),
+        el('td', {}, r.until === null ? '—' : [dateTime(r.until), el('div', { class: 'sub' }, relativeNode(r.until, snapshot.at, { due: r.breaker.retryAt === r.until ? PROBE_DUE : '' }))]),
+        el('td', {}, badge(r.breaker.state), r.breaker.consecutiveFailures > 0 ? el('div', { class: 'sub' }, `${r.breaker.consecutiveFailures} transport failures`) : null, r.breaker.retryAt ? el('div', { class: 'sub' }, relativeNode(r.breaker.retryAt, snapshot.at, { prefix: 'retry ', due: PROBE_DUE })) : null),
         el('td', {}, canaryCell(r.canary, snapshot.at)),
         el('td', {}, ladderCell(r.canary, snapshot.canary)),
         el('td', { class: 'actions' }, ACTIONS.map(([action, label, title]) => el('button', { type: 'button', class: 'small', dataset: { action, route: r.id }, title, 'aria-label': `${label.replace('…', '')} ${r.id}` }, label))),
