@@ -104,6 +104,11 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     assert.equal(routes.find((r: { id: string }) => r.id === 'chat-main@one').state, 'open', 'still open until a request comes');
   });
 
+  test('a share that is neither none nor all never reads as 0% or 100%', async () => {
+    const shown = await page.evaluate(`import('./dashboard/format.js').then(({ percent }) => [0, 1 / 3000, 0.0123, 0.5, 0.955, 2999 / 3000, 1, null].map(percent))`);
+    assert.deepEqual(shown, ['0%', '<0.1%', '1.2%', '50%', '95.5%', '>99.9%', '100%', '—']);
+  });
+
   test('at 1280×800 every table fits its panel: a block\'s end and Remove button, a model\'s fallback rate are not cut off', async () => {
     await admin('POST', '/admin/blocklist', { route: 'chat-spare@two', reason: 'garbled replies since 14:05, see incident 42', ttl: '2h' });
     await page.locator('#blocks tbody tr[data-route="chat-spare@two"]').waitFor();

@@ -53,10 +53,13 @@ function relativeText(node, now) {
   return due && Number(at) <= now ? due : prefix + relative(Number(at), now);
 }
 
+/** A share as a percentage; one that is neither none nor all never reads as 0% or 100%. */
 export function percent(x) {
   if (x === null || x === undefined) return '—';
   const p = x * 100;
-  return `${p > 0 && p < 10 ? p.toFixed(1) : Math.round(p)}%`;
+  if (p > 0 && p < 0.1) return '<0.1%';
+  if (p > 99.9 && p < 100) return '>99.9%';
+  return `${(p > 0 && p < 10) || (p > 90 && p < 100) ? p.toFixed(1) : Math.round(p)}%`;
 }
 
 export const count = (n) => (n === null || n === undefined ? '—' : Math.round(n).toLocaleString());
