@@ -23,6 +23,8 @@ export interface RoleNumbers {
   degradedShare: number | null;
   /** 503 role_unavailable. */
   unavailable: number;
+  /** unavailable ÷ requests whatever the tier (a degrade role without a stand-in answers 503 too), null without requests. */
+  unavailableRate: number | null;
   /** unavailable ÷ requests for a strict role (its 503 rate), null otherwise. */
   strictUnavailableRate: number | null;
   costUsd: number;
@@ -55,6 +57,11 @@ export interface Counterfactuals {
   };
   /** Every strict role together. */
   strict: { requests: number; unavailable: number; rate: number | null };
+  /**
+   * Role requests answered by another route after the first failed (the roles' `fallback`).
+   * Not warden_fallbacks_total: that also counts requests that left their first route and
+   * were answered by nothing (a 503) or by the tier's stand-in (to_model="none").
+   */
   fallbacks: number;
   costUsd: number;
 }
@@ -98,6 +105,7 @@ export function counterfactuals(reading: Reading, tiers: Readonly<Record<string,
       degraded,
       degradedShare: ratio(degraded, requests),
       unavailable,
+      unavailableRate: ratio(unavailable, requests),
       strictUnavailableRate: tier === 'strict' ? ratio(unavailable, requests) : null,
       costUsd,
       costPerRequest: ratio(costUsd, requests),
@@ -127,7 +135,7 @@ export function counterfactuals(reading: Reading, tiers: Readonly<Record<string,
       firstTryRate: ratio(firstTry.get('true') ?? 0, recoveries),
     },
     strict: { requests: strictRequests, unavailable: strictUnavailable, rate: ratio(strictUnavailable, strictRequests) },
-    fallbacks: reading.total(METRIC.fallbacks),
+    fallbacks: roles.reduce((n, r) => n + r.fallback, 0),
     costUsd: roles.reduce((n, r) => n + r.costUsd, 0),
   };
 }

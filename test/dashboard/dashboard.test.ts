@@ -6,15 +6,14 @@
 // screenshot under test-artifacts/dashboard/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Fleet } from '../../src/sim/index.js';
+import { chromiumAbsent, openPage } from '../helpers/chromium.js';
 import { ManualClock } from '../helpers/clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/dashboard/', import.meta.url));
 const TOKEN = 'dash-browser-token';
 const MODEL = 'deepseek/deepseek-chat';
@@ -58,8 +57,7 @@ const LAYOUT = `(() => {
   };
 })()`;
 
-const absent = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium)`;
-if (absent) console.log(`# skipping the dashboard browser test: ${absent}`);
+const absent = chromiumAbsent('the dashboard browser test');
 
 describe('dashboard in Chromium', { skip: absent }, () => {
   const clock = new ManualClock();
@@ -92,13 +90,7 @@ describe('dashboard in Chromium', { skip: absent }, () => {
     h = await startHarness({ clock, scenario: SCENARIO, configYaml: config });
     // Some traffic first, so the charts and numbers have something to show.
     for (let i = 0; i < 6; i++) await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: `Hello there, number ${i}!` }] });
-    // launch() runs a fresh, temporary user-data dir of its own.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') errors.push(`console: ${msg.text()} at ${msg.location().url}`);
-    });
-    page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
+    ({ browser, page } = await openPage(errors));
   });
 
   after(async () => {

@@ -209,6 +209,22 @@ describe('counterfactual numbers', () => {
     ]);
   });
 
+  test('fallbacks are requests another route answered (not those that left their first route for nothing); 503s show whatever the tier', () => {
+    const reading = Reading.of([
+      counter('warden_role_requests_total', [...results('chat', { primary: 6, fallback: 2 }), ...results('lookup', { unavailable: 3, primary: 1 })]),
+      counter('warden_fallbacks_total', [
+        [{ role: 'chat', reason: 'transport:upstream_status_500', from_model: 'm1', to_model: 'm2' }, 2],
+        // Left m1 and nothing answered: a 503, not a request answered elsewhere.
+        [{ role: 'lookup', reason: 'transport:upstream_status_500', from_model: 'm1', to_model: 'none' }, 3],
+      ]),
+    ]);
+    const cf = counterfactuals(reading, { chat: 'degrade', lookup: 'degrade' });
+    assert.equal(cf.fallbacks, 2);
+    const lookup = cf.roles.find((r) => r.role === 'lookup')!;
+    assert.deepEqual([lookup.unavailable, lookup.unavailableRate, lookup.strictUnavailableRate], [3, 3 / 4, null]);
+    assert.equal(cf.roles.find((r) => r.role === 'chat')!.unavailableRate, 0);
+  });
+
   test('the dedicated strict-tier counter is preferred when the gateway has it', () => {
     const reading = Reading.of([
       counter('warden_role_requests_total', results('reasoning', { primary: 8, unavailable: 2 })),

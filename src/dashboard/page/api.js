@@ -20,13 +20,13 @@ export class ApiError extends Error {
   }
 }
 
-/** `api('POST', 'admin/blocklist', {route, reason})` → the parsed JSON answer, or throws ApiError. */
-export async function api(method, path, body) {
+/** `api('POST', 'admin/blocklist', {route, reason})` → the parsed JSON answer, or throws ApiError; `signal` aborts it. */
+export async function api(method, path, body, signal) {
   const headers = { authorization: `Bearer ${token.get()}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', signal });
   } catch (e) {
     throw new ApiError(0, 'network_error', `the gateway did not answer (${e.message})`);
   }

@@ -7,7 +7,7 @@ import { renderBlocks } from './blocks.js';
 import { renderChart } from './charts.js';
 import { confirmAction, showResult } from './dialog.js';
 import { $ } from './dom.js';
-import { count, ms, percent, time } from './format.js';
+import { count, ms, percent, tickRelative, time } from './format.js';
 import { renderModelRates, renderNumbers } from './numbers.js';
 import { roleAction } from './role-actions.js';
 import { renderRoles } from './roles.js';
@@ -19,6 +19,8 @@ const state = {
   snapshot: null,
   timer: null,
   polling: null,
+  /** Aborts the poll under way: "Forget token" must not be undone by an answer still coming. */
+  inflight: null,
   again: false,
   /** Route ids whose evidence row is open, and audit events whose detail is unfolded. */
   expanded: new Set(),
@@ -50,9 +52,8 @@ function render(snapshot) {
   state.snapshot = snapshot;
   // Without a canary section there is no round to run (the API would answer 409).
   $('#run-round').hidden = snapshot.canary === null;
-  const minute = Math.floor(snapshot.at / 60_000);
-  draw('routes', [snapshot.routes, [...state.expanded], snapshot.canary, minute], () => renderRoutes($('#routes tbody'), snapshot, state.expanded));
-  draw('roles', [snapshot.roles, minute], () => renderRoles($('#role-table tbody'), snapshot.roles, snapshot.at));
+  draw('routes', [snapshot.routes, [...state.expanded], snapshot.canary], () => renderRoutes($('#routes tbody'), snapshot, state.expanded));
+  draw('roles', snapshot.roles, () => renderRoles($('#role-table tbody'), snapshot.roles, snapshot.at));
   const points = snapshot.timeline.points;
   const empty = (none) => (points.length ? none : `No data yet: a point is added every ${Math.round(snapshot.timeline.everyMs / 100) / 10} s.`);
   draw('timeline', points, () => {
@@ -64,28 +65,35 @@ function render(snapshot) {
     renderNumbers($('#cards'), $('#roles tbody'), snapshot.counterfactuals);
     renderModelRates($('#model-rates tbody'), snapshot.counterfactuals.models);
   });
-  draw('blocks', [snapshot.blocks, minute], () => renderBlocks($('#blocks tbody'), snapshot));
+  draw('blocks', snapshot.blocks, () => renderBlocks($('#blocks tbody'), snapshot));
   renderAuditFilters(snapshot);
   draw('audit', snapshot.audit.events, () => renderAudit($('#audit tbody'), snapshot.audit.events, state.opened));
+  // Panels left alone keep their "in 20 s" and "3 min ago" true against the gateway's clock.
+  tickRelative($('#main'), snapshot.at);
 }
 
 /** One poll; the next is scheduled when it is done, so polls never pile up on a slow gateway. */
 async function poll() {
   clearTimeout(state.timer);
   if (!token.get()) return;
+  state.inflight = new AbortController();
   try {
-    const snapshot = await api('GET', `admin/dashboard?${auditParams(state.snapshot?.at).toString()}`);
+    const snapshot = await api('GET', `admin/dashboard?${auditParams(state.snapshot?.at).toString()}`, undefined, state.inflight.signal);
     showSession(true);
     render(snapshot);
+    delete $('#main').dataset.stale;
     setStatus(`live · gateway time ${time(snapshot.at)}`, 'ok');
   } catch (e) {
+    if (!token.get()) return; // forgotten meanwhile
     if (e.status === 401 || e.status === 403) {
       token.clear();
       showSession(false);
       setStatus(e.status === 401 ? 'the admin token was refused' : e.message, 'error');
       return;
     }
-    setStatus(`cannot reach the gateway: ${e.message}`, 'error');
+    // The panels keep the last answer, marked and dated, so nobody acts on it as if it were live.
+    if (state.snapshot) $('#main').dataset.stale = '';
+    setStatus(`cannot reach the gateway: ${e.message}${state.snapshot ? ` · showing data from ${time(state.snapshot.at)}` : ''}`, 'error');
   }
   state.timer = setTimeout(refresh, POLL_MS);
 }
@@ -192,6 +200,7 @@ function wire() {
   $('#forget').addEventListener('click', () => {
     token.clear();
     clearTimeout(state.timer);
+    state.inflight?.abort();
     state.drawn.clear();
     showSession(false);
     setStatus('not connected', 'idle');

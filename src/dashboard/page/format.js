@@ -1,5 +1,6 @@
 // How numbers and times read on the page. Times are the gateway's clock (it may run in
 // another zone or, in tests, be set by hand): "in 3 h" is measured against the snapshot's `at`.
+import { el } from './dom.js';
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 const day = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
@@ -28,10 +29,37 @@ export function relative(ms, now) {
   return ms >= now ? `in ${span(ms - now)}` : `${span(now - ms)} ago`;
 }
 
+/**
+ * `relative` as a node the page rewrites at every poll (`tickRelative`): a panel is redrawn
+ * only when its data changes, and "retry in 20 s" must not still say so a minute later.
+ * `due`: what to say once the time has come (an open breaker waits for a request to probe it,
+ * and "retry 2 min ago" would read as if it had been tried).
+ */
+export function relativeNode(ms, now, { prefix = '', due = '' } = {}) {
+  const node = el('span', { class: 'relative', dataset: { at: String(ms), prefix, due } });
+  node.textContent = relativeText(node, now);
+  return node;
+}
+
+export function tickRelative(root, now) {
+  for (const node of root.querySelectorAll('span.relative[data-at]')) {
+    const text = relativeText(node, now);
+    if (node.textContent !== text) node.textContent = text;
+  }
+}
+
+function relativeText(node, now) {
+  const { at, prefix, due } = node.dataset;
+  return due && Number(at) <= now ? due : prefix + relative(Number(at), now);
+}
+
+/** A share as a percentage; one that is neither none nor all never reads as 0% or 100%. */
 export function percent(x) {
   if (x === null || x === undefined) return '—';
   const p = x * 100;
-  return `${p > 0 && p < 10 ? p.toFixed(1) : Math.round(p)}%`;
+  if (p > 0 && p < 0.1) return '<0.1%';
+  if (p > 99.9 && p < 100) return '>99.9%';
+  return `${(p > 0 && p < 10) || (p > 90 && p < 100) ? p.toFixed(1) : Math.round(p)}%`;
 }
 
 export const count = (n) => (n === null || n === undefined ? '—' : Math.round(n).toLocaleString());

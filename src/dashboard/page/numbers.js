@@ -18,7 +18,7 @@ export function renderNumbers(cards, tbody, cf) {
       el('td', { class: 'num' }, count(r.requests)),
       el('td', { class: 'num' }, percent(r.fallbackShare)),
       el('td', { class: 'num' }, percent(r.degradedShare)),
-      el('td', { class: 'num' }, r.tier === 'strict' ? `${percent(r.strictUnavailableRate)} (${count(r.unavailable)})` : '—'),
+      el('td', { class: 'num' }, r.requests ? `${percent(r.unavailableRate)} (${count(r.unavailable)})` : '—'),
       el('td', { class: 'num' }, usd(r.costUsd)),
       el('td', { class: 'num' }, usd(r.costPerRequest, 6)),
     ),

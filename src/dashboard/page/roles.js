@@ -2,7 +2,7 @@
 // the runtime overlay holds it and who changed it, and a rollout's split with the figures of
 // its models side by side, with the role actions per row.
 import { $, el } from './dom.js';
-import { count, dateTime, ms, percent, relative, usd } from './format.js';
+import { count, dateTime, ms, percent, relativeNode, usd } from './format.js';
 import { badge } from './routes.js';
 
 const COLUMNS = 8;
@@ -41,7 +41,7 @@ export function renderRoles(tbody, data, now) {
 /** Who, when and why: a role's last overlay change, or who started a rollout. */
 function note(change, now) {
   if (!change) return null;
-  return [el('div', { class: 'sub' }, `by ${change.by}, ${dateTime(change.at)} (${relative(change.at, now)})`), el('div', { class: 'sub why' }, change.reason)];
+  return [el('div', { class: 'sub' }, `by ${change.by}, ${dateTime(change.at)} (`, relativeNode(change.at, now), ')'), el('div', { class: 'sub why' }, change.reason)];
 }
 
 function rolloutCell(rollout, now) {

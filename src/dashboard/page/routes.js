@@ -1,7 +1,7 @@
 // The routes table: state and the layer holding each route, until when, breaker, the canary's
 // last round (per probe on demand) and the ladder step, with the manual actions per row.
 import { el } from './dom.js';
-import { dateTime, ms, relative, span, time } from './format.js';
+import { dateTime, ms, relativeNode, span, time } from './format.js';
 
 const ACTIONS = [
   ['release', 'Release', 'end a quarantine and clear manual overrides'],
@@ -9,6 +9,8 @@ const ACTIONS = [
   ['restore', 'Restore', 'keep in service whatever the canary says'],
   ['block', 'Block…', 'add a runtime incident block'],
 ];
+
+const PROBE_DUE = 'retry due: the next request probes it';
 
 /** `expanded`: route ids whose evidence row is open (kept across polls). */
 export function renderRoutes(tbody, snapshot, expanded) {
@@ -24,8 +26,8 @@ export function renderRoutes(tbody, snapshot, expanded) {
         ),
         el('td', {}, badge(r.state), r.restored ? el('div', { class: 'sub' }, 'manually restored') : null),
         el('td', { class: 'wrap' }, r.reasons.length ? el('ul', { class: 'reasons' }, r.reasons.map((why) => el('li', {}, why))) : el('span', { class: 'sub' }, '—')),
-        el('td', {}, r.until === null ? '—' : [dateTime(r.until), el('div', { class: 'sub' }, relative(r.until, snapshot.at))]),
-        el('td', {}, badge(r.breaker.state), r.breaker.consecutiveFailures > 0 ? el('div', { class: 'sub' }, `${r.breaker.consecutiveFailures} transport failures`) : null, r.breaker.retryAt ? el('div', { class: 'sub' }, `retry ${relative(r.breaker.retryAt, snapshot.at)}`) : null),
+        el('td', {}, r.until === null ? '—' : [dateTime(r.until), el('div', { class: 'sub' }, relativeNode(r.until, snapshot.at, { due: r.breaker.retryAt === r.until ? PROBE_DUE : '' }))]),
+        el('td', {}, badge(r.breaker.state), r.breaker.consecutiveFailures > 0 ? el('div', { class: 'sub' }, `${r.breaker.consecutiveFailures} transport failures`) : null, r.breaker.retryAt ? el('div', { class: 'sub' }, relativeNode(r.breaker.retryAt, snapshot.at, { prefix: 'retry ', due: PROBE_DUE })) : null),
         el('td', {}, canaryCell(r.canary, snapshot.at)),
         el('td', {}, ladderCell(r.canary, snapshot.canary)),
         el('td', { class: 'actions' }, ACTIONS.map(([action, label, title]) => el('button', { type: 'button', class: 'small', dataset: { action, route: r.id }, title, 'aria-label': `${label.replace('…', '')} ${r.id}` }, label))),
@@ -49,7 +51,7 @@ function canaryCell(c, now) {
   if (c.wouldQuarantine) notes.push('would quarantine (observe mode)');
   return [
     c.verdict ? badge(c.verdict, 'verdict') : el('span', { class: 'sub' }, 'no round yet'),
-    c.lastRoundAt ? el('div', { class: 'sub' }, `${time(c.lastRoundAt)} · ${relative(c.lastRoundAt, now)}`) : null,
+    c.lastRoundAt ? el('div', { class: 'sub' }, `${time(c.lastRoundAt)} · `, relativeNode(c.lastRoundAt, now)) : null,
     c.roundReasons.length ? el('div', { class: 'sub' }, c.roundReasons.join(', ')) : null,
     notes.map((n) => el('div', { class: 'sub' }, n)),
   ];
