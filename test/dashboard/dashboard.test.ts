@@ -111,6 +111,9 @@ describe('dashboard in Chromium', { skip: absent }, () => {
     await row(STRAY).waitFor();
     assert.equal(await page.locator('#routes tbody tr[data-route]').count(), 5);
     assert.equal(await row(STRAY).getAttribute('data-state'), 'healthy');
+    // The canary column tells a watched route not probed yet from a route the canary never probes.
+    assert.equal((await row(STRAY).locator('td:nth-child(6)').textContent())?.trim(), 'no round yet');
+    assert.equal((await row('chat-small@direct').locator('td:nth-child(6)').textContent())?.trim(), 'not watched');
     await page.locator('#chart-fallback svg').waitFor();
     await page.locator('#roles tbody tr[data-role="chat"]').waitFor();
     await shot('connected');

@@ -97,6 +97,7 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     await page.locator(`${route}[data-state="open"]`).waitFor();
     assert.equal(await text(`${route} td:nth-child(5) .sub:last-child`), 'retry in 30 s');
     assert.equal(await text(`${route} td:nth-child(4) .sub`), 'in 30 s');
+    assert.equal(await text(`${route} td:nth-child(6)`), 'no canary configured');
     await advance(40_000);
     assert.equal(await text(`${route} td:nth-child(5) .sub:last-child`), 'retry due: the next request probes it');
     assert.equal(await text(`${route} td:nth-child(4) .sub`), 'retry due: the next request probes it');

@@ -28,7 +28,7 @@ export function renderRoutes(tbody, snapshot, expanded) {
         el('td', { class: 'wrap' }, r.reasons.length ? el('ul', { class: 'reasons' }, r.reasons.map((why) => el('li', {}, why))) : el('span', { class: 'sub' }, '—')),
         el('td', {}, r.until === null ? '—' : [dateTime(r.until), el('div', { class: 'sub' }, relativeNode(r.until, snapshot.at, { due: r.breaker.retryAt === r.until ? PROBE_DUE : '' }))]),
         el('td', {}, badge(r.breaker.state), r.breaker.consecutiveFailures > 0 ? el('div', { class: 'sub' }, `${r.breaker.consecutiveFailures} transport failures`) : null, r.breaker.retryAt ? el('div', { class: 'sub' }, relativeNode(r.breaker.retryAt, snapshot.at, { prefix: 'retry ', due: PROBE_DUE })) : null),
-        el('td', {}, canaryCell(r.canary, snapshot.at)),
+        el('td', {}, canaryCell(r.canary, snapshot.at, unprobed(r, snapshot.canary))),
         el('td', {}, ladderCell(r.canary, snapshot.canary)),
         el('td', { class: 'actions' }, ACTIONS.map(([action, label, title]) => el('button', { type: 'button', class: 'small', dataset: { action, route: r.id }, title, 'aria-label': `${label.replace('…', '')} ${r.id}` }, label))),
       ),
@@ -43,8 +43,14 @@ export function badge(state, attr = 'state') {
   return el('span', { class: 'badge', dataset: { [attr]: state } }, state.replace('_', '-'));
 }
 
-function canaryCell(c, now) {
-  if (!c) return el('span', { class: 'sub' }, 'not probed');
+/** Why a route has no canary record: no canary at all, a model it does not watch, or no round yet. */
+function unprobed(route, canary) {
+  if (!canary) return 'no canary configured';
+  return canary.watch.includes(route.model) ? 'no round yet' : 'not watched';
+}
+
+function canaryCell(c, now, why) {
+  if (!c) return el('span', { class: 'sub' }, why);
   const notes = [];
   if (c.failedRounds > 0) notes.push(`${c.failedRounds} failed round${c.failedRounds > 1 ? 's' : ''} in a row`);
   if (c.quarantine && c.cleanRounds > 0) notes.push(`${c.cleanRounds} clean while quarantined`);
