@@ -45,8 +45,13 @@ export class QualityGate {
   }
 
   judge(reply: Reply, language: string | null): GateResult {
-    // A tool call carries no text: the text checks (nonempty, language, …) have nothing to judge.
-    if (reply.finishReason === 'tool_calls' && reply.text === '') return PASSED;
+    if (reply.toolCall || reply.finishReason === 'tool_calls' || reply.finishReason === 'function_call') {
+      // The call is the answer. Text beside it ("Let me look that up.") is only a preface: the
+      // checks of an answer's whole (nonempty, minlen, schema, …) would fail a correct call on
+      // it, so only those that judge a start do, as on a stream's hold-back window.
+      if (reply.text === '') return PASSED;
+      return this.#run(this.partialChecks, { text: reply.text, finishReason: reply.finishReason, partial: true }, language);
+    }
     return this.#run(this.checks, reply, language);
   }
 

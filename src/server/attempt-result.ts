@@ -23,6 +23,8 @@ export type AttemptResult =
       /** The whole gate passed this text before the commit: no verdict after the fact. */
       judged: boolean;
       finishReason: string | null;
+      /** The answer called a tool (a `tool_calls` or `function_call` delta came). */
+      toolCall: boolean;
       usage: Usage | null;
       /** The upstream's own error event went to the client, ending the stream. */
       sawUpstreamError: boolean;

@@ -240,7 +240,7 @@ export class ChatExecution {
       {
         holdBack,
         judgeStart: gate && holdBack && gate.partialChecks.length > 0 ? (text) => gate.judgeStart(text, this.r.language) : null,
-        judgeWhole: gate?.active ? (text, finishReason) => gate.judge({ text, finishReason }, this.r.language) : null,
+        judgeWhole: gate?.active ? (text, finishReason, toolCall) => gate.judge({ text, finishReason, toolCall }, this.r.language) : null,
         collect: gate?.active ?? false,
         stripReasoning: choice.thinking === 'off',
         headers: (served) => this.#headers(this.#servedRoute(choice, served)),
@@ -288,7 +288,8 @@ export class ChatExecution {
         if (completion) {
           if (choice.thinking === 'off' && stripReasoning(completion)) body = Buffer.from(JSON.stringify(completion));
           const message = completion.choices[0]?.message;
-          const verdict = this.#gate?.judge({ text: typeof message?.content === 'string' ? message.content : '', finishReason: completion.choices[0]?.finish_reason ?? null }, this.r.language);
+          const toolCall = (Array.isArray(message?.tool_calls) && message.tool_calls.length > 0) || (message?.function_call != null && typeof message.function_call === 'object');
+          const verdict = this.#gate?.judge({ text: typeof message?.content === 'string' ? message.content : '', finishReason: completion.choices[0]?.finish_reason ?? null, toolCall }, this.r.language);
           if (verdict && !verdict.passed) return this.#qualityFailure(choice, route, served, verdict.failed!);
         }
         this.#record.usage(choice.model, result.usage);
@@ -307,7 +308,7 @@ export class ChatExecution {
         else if (failure.kind !== 'aborted' && failure.kind !== 'shed') this.d.board.failure(route, probe, failure.code);
         if (result.text !== null && this.#gate && failure === null && !result.judged) {
           // Already sent: a failure here can only be recorded, never switched silently.
-          const verdict = this.#gate.judge({ text: result.text, finishReason: result.finishReason }, this.r.language);
+          const verdict = this.#gate.judge({ text: result.text, finishReason: result.finishReason, toolCall: result.toolCall }, this.r.language);
           if (verdict.failed) this.#record.qualityFailed(route, verdict.failed.check, verdict.failed.reason);
         }
         this.#record.usage(choice.model, result.usage);

@@ -24,7 +24,7 @@ export interface StreamHooks {
   /** Judges the held-back start; a failed result rejects the attempt before the client sees it. */
   judgeStart: ((text: string) => GateResult) | null;
   /** Every check of the role, for an answer read to its end before the commit; a failure rejects it likewise. */
-  judgeWhole: ((text: string, finishReason: string | null) => GateResult) | null;
+  judgeWhole: ((text: string, finishReason: string | null, toolCall: boolean) => GateResult) | null;
   /** Collect the whole text (and usage) for the gate's after-the-fact verdict and cost. */
   collect: boolean;
   /** Thinking-off roles: reasoning fields are taken out of every chunk, which is then re-encoded. */
@@ -53,6 +53,8 @@ export class StreamRelay implements ExchangeSink {
   /** The first token was read and the stream commits on it: onData announces it after the write. */
   #firstTokenDue = false;
   #finishReason: string | null = null;
+  /** A tool-call delta came: the call is the answer, whatever the finish reason says. */
+  #toolCall = false;
   #usage: Usage | null = null;
   #sawDone = false;
   /** The upstream's own error event went to the client (an error object, or finish_reason "error"). */
@@ -204,10 +206,12 @@ export class StreamRelay implements ExchangeSink {
       if (parsed.usage) this.#usage = parsed.usage;
       const choice = parsed.choices?.[0];
       if (!choice) continue;
-      const content = choice.delta?.content;
+      const delta = choice.delta;
+      const content = delta?.content;
       if (content) this.#text += content;
+      if (!this.#toolCall && (delta?.tool_calls?.length || delta?.function_call)) this.#toolCall = true;
       if (choice.finish_reason != null) this.#finishReason = choice.finish_reason;
-      if (!this.#started && (content || choice.delta?.tool_calls?.length || choice.finish_reason != null)) {
+      if (!this.#started && (content || this.#toolCall || choice.finish_reason != null)) {
         this.#started = true;
         this.#exchange?.endFirstTokenWait();
         // With no hold-back window the stream commits now: the first token goes out before
@@ -265,7 +269,7 @@ export class StreamRelay implements ExchangeSink {
     const { judgeWhole, judgeStart } = this.hooks;
     if (judgeWhole && (this.#finishReason !== null || this.#sawDone)) {
       this.#judgedChars = this.#text.length;
-      return judgeWhole(this.#text, this.#finishReason);
+      return judgeWhole(this.#text, this.#finishReason, this.#toolCall);
     }
     return judgeStart && this.#text ? judgeStart(this.#text) : null;
   }
@@ -350,6 +354,7 @@ export class StreamRelay implements ExchangeSink {
       text: this.hooks.collect ? this.#text : null,
       judged: this.#judgedChars === this.#text.length,
       finishReason: this.#finishReason,
+      toolCall: this.#toolCall,
       usage: this.#usage,
       sawUpstreamError: this.#sawUpstreamError,
     };
