@@ -14,7 +14,7 @@ import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import { SseEventCheck } from '../protocol/sse-check.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
 import type { GateResult } from '../routing/gate.js';
-import { invalidResponse, redactBody, redactText, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
+import { carriesReasoning, invalidResponse, redactBody, redactText, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
 import { describe } from './relay-json.js';
 
@@ -50,6 +50,12 @@ export class StreamRelay implements ExchangeSink {
   #served: string | null = null;
   #text = '';
   #started = false;
+  /**
+   * Reasoning came before the answer while it is held (a hold-back window, or a thinking-off
+   * role that strips it): the upstream is alive — no first-token timeout, the first token is
+   * recorded — but the window still waits for the answer's own content.
+   */
+  #thinking = false;
   /** The first token was read and the stream commits on it: onData announces it after the write. */
   #firstTokenDue = false;
   #finishReason: string | null = null;
@@ -195,6 +201,8 @@ export class StreamRelay implements ExchangeSink {
         return this.#invalid(event.data);
       }
       this.#served ??= this.model.adapter.servedEndpoint(parsed);
+      // Read before a thinking-off role strips it: thinking is the upstream at work all the same.
+      const thinking = !this.#started && !this.#thinking && carriesReasoning(parsed);
       this.#out?.push(stripReasoningDelta(parsed) ? sseData(parsed) : `data: ${event.data}\n\n`);
       if (parsed.error) {
         if (this.#committed) this.#sawUpstreamError = true;
@@ -211,15 +219,23 @@ export class StreamRelay implements ExchangeSink {
       if (content) this.#text += content;
       if (!this.#toolCall && (delta?.tool_calls?.length || delta?.function_call)) this.#toolCall = true;
       if (choice.finish_reason != null) this.#finishReason = choice.finish_reason;
-      if (!this.#started && (content || this.#toolCall || choice.finish_reason != null)) {
+      if (this.#started) continue;
+      // A thinking model's reasoning is the first of the answer: with no window to hold it, the
+      // client sees it as it comes (it may think for minutes), else it only shows the upstream alive.
+      const commitsNow = this.hooks.holdBack === null && !this.#out;
+      if (content || this.#toolCall || choice.finish_reason != null || (thinking && commitsNow)) {
         this.#started = true;
         this.#exchange?.endFirstTokenWait();
         // With no hold-back window the stream commits now: the first token goes out before
         // the rest of the chunk is read and before the first-token bookkeeping (onData does both).
-        if (!this.#committed && this.hooks.holdBack === null && !this.#out) {
+        if (!this.#committed && commitsNow) {
           this.#firstTokenDue = true;
           return true;
         }
+        if (!this.#thinking) this.hooks.onFirstToken(this.#served);
+      } else if (thinking) {
+        this.#thinking = true;
+        this.#exchange?.endFirstTokenWait();
         this.hooks.onFirstToken(this.#served);
       }
     }
