@@ -216,14 +216,19 @@ export class StreamRelay implements ExchangeSink {
       if (!choice) continue;
       const delta = choice.delta;
       const content = delta?.content;
-      if (content) this.#text += content;
-      if (!this.#toolCall && (delta?.tool_calls?.length || delta?.function_call)) this.#toolCall = true;
-      if (choice.finish_reason != null) this.#finishReason = choice.finish_reason;
+      const calls = !!(delta?.tool_calls?.length || delta?.function_call);
+      // With `n` > 1 the choices' deltas interleave: the gate judges the first choice, as it
+      // does a non-streamed answer's; the others' pieces are not spliced into its text.
+      if (!choice.index) {
+        if (content) this.#text += content;
+        if (calls) this.#toolCall = true;
+        if (choice.finish_reason != null) this.#finishReason = choice.finish_reason;
+      }
       if (this.#started) continue;
       // A thinking model's reasoning is the first of the answer: with no window to hold it, the
       // client sees it as it comes (it may think for minutes), else it only shows the upstream alive.
       const commitsNow = this.hooks.holdBack === null && !this.#out;
-      if (content || this.#toolCall || choice.finish_reason != null || (thinking && commitsNow)) {
+      if (content || calls || choice.finish_reason != null || (thinking && commitsNow)) {
         this.#started = true;
         this.#exchange?.endFirstTokenWait();
         // With no hold-back window the stream commits now: the first token goes out before
