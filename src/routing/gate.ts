@@ -2,6 +2,7 @@
 // A failed check is a failure like a 5xx (STYLE §3) and sends the request to a fallback.
 import type { RoleConfig } from '../config/index.js';
 import { runChecks, schemaProblem, type CheckName, type Expectation, type Reply, type Verdict } from '../quality/index.js';
+import type { ChatChoice } from '../protocol/types.js';
 import { isStructuredRole } from './thinking.js';
 
 export interface GateResult {
@@ -56,8 +57,8 @@ export class QualityGate {
   }
 
   /** The hold-back window of a stream: only checks that a partial answer can fail fairly. */
-  judgeStart(text: string, language: string | null): GateResult {
-    return this.#run(this.partialChecks, { text, finishReason: null, partial: true }, language);
+  judgeStart(text: string, language: string | null, refused = false): GateResult {
+    return this.#run(this.partialChecks, { text, finishReason: null, partial: true, refused }, language);
   }
 
   #run(checks: readonly CheckName[], reply: Reply, language: string | null): GateResult {
@@ -68,3 +69,16 @@ export class QualityGate {
   }
 }
 
+/**
+ * What the gate judges of a non-streamed answer's choice: its content, or the provider's
+ * `refusal` field when it declined (structured outputs: content null) — a refusal, not an
+ * empty answer; and whether it calls a tool.
+ */
+export function replyOf(choice: ChatChoice | undefined): Reply {
+  const message = choice?.message;
+  const finishReason = choice?.finish_reason ?? null;
+  const toolCall = (Array.isArray(message?.tool_calls) && message.tool_calls.length > 0) || (message?.function_call != null && typeof message.function_call === 'object');
+  if (typeof message?.content === 'string' && message.content !== '') return { text: message.content, finishReason, toolCall };
+  if (typeof message?.refusal === 'string' && message.refusal !== '') return { text: message.refusal, finishReason, toolCall, refused: true };
+  return { text: '', finishReason, toolCall };
+}

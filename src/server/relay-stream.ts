@@ -13,18 +13,20 @@ import { errorMessageOf, GatewayError } from '../protocol/errors.js';
 import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import { SseEventCheck } from '../protocol/sse-check.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
+import type { Reply } from '../quality/index.js';
 import type { GateResult } from '../routing/gate.js';
 import { carriesReasoning, invalidResponse, redactBody, redactText, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
+import { StreamAnswer } from './stream-answer.js';
 import { describe } from './relay-json.js';
 
 export interface StreamHooks {
   /** Characters or milliseconds of answer to hold back for the gate; null commits on the first token. */
   holdBack: { chars: number; ms: number } | null;
   /** Judges the held-back start; a failed result rejects the attempt before the client sees it. */
-  judgeStart: ((text: string) => GateResult) | null;
+  judgeStart: ((text: string, refused: boolean) => GateResult) | null;
   /** Every check of the role, for an answer read to its end before the commit; a failure rejects it likewise. */
-  judgeWhole: ((text: string, finishReason: string | null, toolCall: boolean) => GateResult) | null;
+  judgeWhole: ((reply: Reply) => GateResult) | null;
   /** Collect the whole text (and usage) for the gate's after-the-fact verdict and cost. */
   collect: boolean;
   /** Thinking-off roles: reasoning fields are taken out of every chunk, which is then re-encoded. */
@@ -48,7 +50,7 @@ export class StreamRelay implements ExchangeSink {
   #committed = false;
   #settled = false;
   #served: string | null = null;
-  #text = '';
+  #answer = new StreamAnswer();
   #started = false;
   /**
    * Reasoning came before the answer while it is held (a hold-back window, or a thinking-off
@@ -58,9 +60,6 @@ export class StreamRelay implements ExchangeSink {
   #thinking = false;
   /** The first token was read and the stream commits on it: onData announces it after the write. */
   #firstTokenDue = false;
-  #finishReason: string | null = null;
-  /** A tool-call delta came: the call is the answer, whatever the finish reason says. */
-  #toolCall = false;
   #usage: Usage | null = null;
   #sawDone = false;
   /** The upstream's own error event went to the client (an error object, or finish_reason "error"). */
@@ -214,21 +213,12 @@ export class StreamRelay implements ExchangeSink {
       if (parsed.usage) this.#usage = parsed.usage;
       const choice = parsed.choices?.[0];
       if (!choice) continue;
-      const delta = choice.delta;
-      const content = delta?.content;
-      const calls = !!(delta?.tool_calls?.length || delta?.function_call);
-      // With `n` > 1 the choices' deltas interleave: the gate judges the first choice, as it
-      // does a non-streamed answer's; the others' pieces are not spliced into its text.
-      if (!choice.index) {
-        if (content) this.#text += content;
-        if (calls) this.#toolCall = true;
-        if (choice.finish_reason != null) this.#finishReason = choice.finish_reason;
-      }
+      const answers = this.#answer.read(choice);
       if (this.#started) continue;
       // A thinking model's reasoning is the first of the answer: with no window to hold it, the
       // client sees it as it comes (it may think for minutes), else it only shows the upstream alive.
       const commitsNow = this.hooks.holdBack === null && !this.#out;
-      if (content || calls || choice.finish_reason != null || (thinking && commitsNow)) {
+      if (answers || (thinking && commitsNow)) {
         this.#started = true;
         this.#exchange?.endFirstTokenWait();
         // With no hold-back window the stream commits now: the first token goes out before
@@ -261,7 +251,7 @@ export class StreamRelay implements ExchangeSink {
 
   #holdBackSatisfied(): boolean {
     const hold = this.hooks.holdBack;
-    return hold === null || this.#text.length >= hold.chars || this.#finishReason !== null;
+    return hold === null || this.#answer.text.length >= hold.chars || this.#answer.finishReason !== null;
   }
 
   /** Judges the held-back start and commits; false when the gate rejected it. */
@@ -288,11 +278,12 @@ export class StreamRelay implements ExchangeSink {
    */
   #judgeHeld(): GateResult | null {
     const { judgeWhole, judgeStart } = this.hooks;
-    if (judgeWhole && (this.#finishReason !== null || this.#sawDone)) {
-      this.#judgedChars = this.#text.length;
-      return judgeWhole(this.#text, this.#finishReason, this.#toolCall);
+    const answer = this.#answer;
+    if (judgeWhole && (answer.finishReason !== null || this.#sawDone)) {
+      this.#judgedChars = answer.text.length;
+      return judgeWhole(answer.reply());
     }
-    return judgeStart && this.#text ? judgeStart(this.#text) : null;
+    return judgeStart && answer.text ? judgeStart(answer.text, answer.refused) : null;
   }
 
   /**
@@ -372,10 +363,8 @@ export class StreamRelay implements ExchangeSink {
       kind: 'streamed',
       servedEndpoint: this.#served,
       failure,
-      text: this.hooks.collect ? this.#text : null,
-      judged: this.#judgedChars === this.#text.length,
-      finishReason: this.#finishReason,
-      toolCall: this.#toolCall,
+      answer: this.hooks.collect ? this.#answer.reply() : null,
+      judged: this.#judgedChars === this.#answer.text.length,
       usage: this.#usage,
       sawUpstreamError: this.#sawUpstreamError,
     };
