@@ -5,7 +5,7 @@ import type { CatalogModel } from '../catalog/index.js';
 import { SseReader } from '../protocol/sse.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../protocol/types.js';
 import { classifyStatus } from '../resilience/index.js';
-import { exchangeWith, UpstreamFailure, type Exchange, type ExchangeSink, type PoolSet } from '../upstream/index.js';
+import { carriesReasoning, exchangeWith, UpstreamFailure, type Exchange, type ExchangeSink, type PoolSet } from '../upstream/index.js';
 import type { ProbeExchange, ProbeRequest } from './types.js';
 
 export interface ProbeTarget {
@@ -84,8 +84,10 @@ class ProbeSink implements ExchangeSink {
         return this.exchange?.abort(STREAM_GARBAGE);
       }
       const choice = parsed.choices?.[0];
-      if (choice?.delta?.content) {
-        this.#text += choice.delta.content;
+      if (choice?.delta?.content) this.#text += choice.delta.content;
+      // A thinking model's reasoning is its first token, as the gateway's streams count it: the
+      // user of a thinking route sees it at once, however long the model thinks before its answer.
+      if (choice?.delta?.content || (this.#firstTokenMs === null && carriesReasoning(parsed))) {
         if (this.#firstTokenMs === null) {
           this.#firstTokenMs = performance.now() - this.started;
           if (this.probe.stopAtFirstToken) return this.exchange?.abort(FIRST_TOKEN_SEEN);

@@ -20,6 +20,9 @@ export const refusal: Detector = (reply, expectation) => {
   if (reply.finishReason === 'content_filter') {
     return fail(CHECK, 'content_filter', { detail: 'the provider filtered the reply', evidence: { finishReason: reply.finishReason, text: quote(reply.text.trim()) } });
   }
+  if (reply.refused) {
+    return fail(CHECK, 'refusal_field', { detail: 'the provider answered with its refusal field', evidence: { text: quote(reply.text.trim()) } });
+  }
   const phrase = refusalPhrase(reply.text, expectation.language);
   if (phrase) return fail(CHECK, 'refusal_phrase', { detail: 'the reply opens with a refusal', evidence: phrase });
   const end = reply.text.trimEnd();

@@ -6,6 +6,13 @@ export interface Reply {
   text: string;
   /** `stop`, `length`, `content_filter`, `tool_calls`, … as the provider sent it; null when none came. */
   finishReason: string | null;
+  /**
+   * The answer calls a tool (`tool_calls`, or the legacy `function_call`), whatever its finish
+   * reason: providers differ (`tool_calls`, `stop`, `function_call`), the call is the answer.
+   */
+  toolCall?: boolean;
+  /** `text` is the provider's own `refusal` field (structured outputs), not content. */
+  refused?: boolean;
   /** The first characters of a stream still coming (the hold-back window): rules about how a reply ends do not apply. */
   partial?: boolean;
   /** Streams only: measured by the caller, never by a detector (detectors read no clock). */

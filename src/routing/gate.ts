@@ -2,6 +2,7 @@
 // A failed check is a failure like a 5xx (STYLE §3) and sends the request to a fallback.
 import type { RoleConfig } from '../config/index.js';
 import { runChecks, schemaProblem, type CheckName, type Expectation, type Reply, type Verdict } from '../quality/index.js';
+import type { ChatChoice } from '../protocol/types.js';
 import { isStructuredRole } from './thinking.js';
 
 export interface GateResult {
@@ -45,14 +46,19 @@ export class QualityGate {
   }
 
   judge(reply: Reply, language: string | null): GateResult {
-    // A tool call carries no text: the text checks (nonempty, language, …) have nothing to judge.
-    if (reply.finishReason === 'tool_calls' && reply.text === '') return PASSED;
+    if (reply.toolCall || reply.finishReason === 'tool_calls' || reply.finishReason === 'function_call') {
+      // The call is the answer. Text beside it ("Let me look that up.") is only a preface: the
+      // checks of an answer's whole (nonempty, minlen, schema, …) would fail a correct call on
+      // it, so only those that judge a start do, as on a stream's hold-back window.
+      if (reply.text === '') return PASSED;
+      return this.#run(this.partialChecks, { text: reply.text, finishReason: reply.finishReason, partial: true }, language);
+    }
     return this.#run(this.checks, reply, language);
   }
 
   /** The hold-back window of a stream: only checks that a partial answer can fail fairly. */
-  judgeStart(text: string, language: string | null): GateResult {
-    return this.#run(this.partialChecks, { text, finishReason: null, partial: true }, language);
+  judgeStart(text: string, language: string | null, refused = false): GateResult {
+    return this.#run(this.partialChecks, { text, finishReason: null, partial: true, refused }, language);
   }
 
   #run(checks: readonly CheckName[], reply: Reply, language: string | null): GateResult {
@@ -63,3 +69,16 @@ export class QualityGate {
   }
 }
 
+/**
+ * What the gate judges of a non-streamed answer's choice: its content, or the provider's
+ * `refusal` field when it declined (structured outputs: content null) — a refusal, not an
+ * empty answer; and whether it calls a tool.
+ */
+export function replyOf(choice: ChatChoice | undefined): Reply {
+  const message = choice?.message;
+  const finishReason = choice?.finish_reason ?? null;
+  const toolCall = (Array.isArray(message?.tool_calls) && message.tool_calls.length > 0) || (message?.function_call != null && typeof message.function_call === 'object');
+  if (typeof message?.content === 'string' && message.content !== '') return { text: message.content, finishReason, toolCall };
+  if (typeof message?.refusal === 'string' && message.refusal !== '') return { text: message.refusal, finishReason, toolCall, refused: true };
+  return { text: '', finishReason, toolCall };
+}

@@ -8,7 +8,7 @@ import { internalError, roleUnavailable, type GatewayError } from '../protocol/e
 import type { ChatRequest } from '../protocol/types.js';
 import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
-import type { QualityGate } from '../routing/gate.js';
+import { replyOf, type QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome, RequestLog, SpanSource } from '../telemetry/index.js';
 import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
 import { retryAfterSeconds, wardenHeaders } from './answer-headers.js';
@@ -239,8 +239,8 @@ export class ChatExecution {
       choice.model,
       {
         holdBack,
-        judgeStart: gate && holdBack && gate.partialChecks.length > 0 ? (text) => gate.judgeStart(text, this.r.language) : null,
-        judgeWhole: gate?.active ? (text, finishReason) => gate.judge({ text, finishReason }, this.r.language) : null,
+        judgeStart: gate && holdBack && gate.partialChecks.length > 0 ? (text, refused) => gate.judgeStart(text, this.r.language, refused) : null,
+        judgeWhole: gate?.active ? (reply) => gate.judge(reply, this.r.language) : null,
         collect: gate?.active ?? false,
         stripReasoning: choice.thinking === 'off',
         headers: (served) => this.#headers(this.#servedRoute(choice, served)),
@@ -287,8 +287,7 @@ export class ChatExecution {
         const completion = result.completion;
         if (completion) {
           if (choice.thinking === 'off' && stripReasoning(completion)) body = Buffer.from(JSON.stringify(completion));
-          const message = completion.choices[0]?.message;
-          const verdict = this.#gate?.judge({ text: typeof message?.content === 'string' ? message.content : '', finishReason: completion.choices[0]?.finish_reason ?? null }, this.r.language);
+          const verdict = this.#gate?.judge(replyOf(completion.choices[0]), this.r.language);
           if (verdict && !verdict.passed) return this.#qualityFailure(choice, route, served, verdict.failed!);
         }
         this.#record.usage(choice.model, result.usage);
@@ -305,9 +304,9 @@ export class ChatExecution {
         if (failure === null && result.sawUpstreamError) this.d.board.failure(route, probe, 'upstream_error_event');
         else if (failure === null) this.d.board.success(route, probe);
         else if (failure.kind !== 'aborted' && failure.kind !== 'shed') this.d.board.failure(route, probe, failure.code);
-        if (result.text !== null && this.#gate && failure === null && !result.judged) {
+        if (result.answer !== null && this.#gate && failure === null && !result.judged) {
           // Already sent: a failure here can only be recorded, never switched silently.
-          const verdict = this.#gate.judge({ text: result.text, finishReason: result.finishReason }, this.r.language);
+          const verdict = this.#gate.judge(result.answer, this.r.language);
           if (verdict.failed) this.#record.qualityFailed(route, verdict.failed.check, verdict.failed.reason);
         }
         this.#record.usage(choice.model, result.usage);

@@ -13,18 +13,20 @@ import { errorMessageOf, GatewayError } from '../protocol/errors.js';
 import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import { SseEventCheck } from '../protocol/sse-check.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
+import type { Reply } from '../quality/index.js';
 import type { GateResult } from '../routing/gate.js';
-import { invalidResponse, redactBody, redactText, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
+import { carriesReasoning, invalidResponse, redactBody, redactText, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
+import { StreamAnswer } from './stream-answer.js';
 import { describe } from './relay-json.js';
 
 export interface StreamHooks {
   /** Characters or milliseconds of answer to hold back for the gate; null commits on the first token. */
   holdBack: { chars: number; ms: number } | null;
   /** Judges the held-back start; a failed result rejects the attempt before the client sees it. */
-  judgeStart: ((text: string) => GateResult) | null;
+  judgeStart: ((text: string, refused: boolean) => GateResult) | null;
   /** Every check of the role, for an answer read to its end before the commit; a failure rejects it likewise. */
-  judgeWhole: ((text: string, finishReason: string | null) => GateResult) | null;
+  judgeWhole: ((reply: Reply) => GateResult) | null;
   /** Collect the whole text (and usage) for the gate's after-the-fact verdict and cost. */
   collect: boolean;
   /** Thinking-off roles: reasoning fields are taken out of every chunk, which is then re-encoded. */
@@ -48,11 +50,16 @@ export class StreamRelay implements ExchangeSink {
   #committed = false;
   #settled = false;
   #served: string | null = null;
-  #text = '';
+  #answer = new StreamAnswer();
   #started = false;
+  /**
+   * Reasoning came before the answer while it is held (a hold-back window, or a thinking-off
+   * role that strips it): the upstream is alive — no first-token timeout, the first token is
+   * recorded — but the window still waits for the answer's own content.
+   */
+  #thinking = false;
   /** The first token was read and the stream commits on it: onData announces it after the write. */
   #firstTokenDue = false;
-  #finishReason: string | null = null;
   #usage: Usage | null = null;
   #sawDone = false;
   /** The upstream's own error event went to the client (an error object, or finish_reason "error"). */
@@ -193,6 +200,8 @@ export class StreamRelay implements ExchangeSink {
         return this.#invalid(event.data);
       }
       this.#served ??= this.model.adapter.servedEndpoint(parsed);
+      // Read before a thinking-off role strips it: thinking is the upstream at work all the same.
+      const thinking = !this.#started && !this.#thinking && carriesReasoning(parsed);
       this.#out?.push(stripReasoningDelta(parsed) ? sseData(parsed) : `data: ${event.data}\n\n`);
       if (parsed.error) {
         if (this.#committed) this.#sawUpstreamError = true;
@@ -204,18 +213,24 @@ export class StreamRelay implements ExchangeSink {
       if (parsed.usage) this.#usage = parsed.usage;
       const choice = parsed.choices?.[0];
       if (!choice) continue;
-      const content = choice.delta?.content;
-      if (content) this.#text += content;
-      if (choice.finish_reason != null) this.#finishReason = choice.finish_reason;
-      if (!this.#started && (content || choice.delta?.tool_calls?.length || choice.finish_reason != null)) {
+      const answers = this.#answer.read(choice);
+      if (this.#started) continue;
+      // A thinking model's reasoning is the first of the answer: with no window to hold it, the
+      // client sees it as it comes (it may think for minutes), else it only shows the upstream alive.
+      const commitsNow = this.hooks.holdBack === null && !this.#out;
+      if (answers || (thinking && commitsNow)) {
         this.#started = true;
         this.#exchange?.endFirstTokenWait();
         // With no hold-back window the stream commits now: the first token goes out before
         // the rest of the chunk is read and before the first-token bookkeeping (onData does both).
-        if (!this.#committed && this.hooks.holdBack === null && !this.#out) {
+        if (!this.#committed && commitsNow) {
           this.#firstTokenDue = true;
           return true;
         }
+        if (!this.#thinking) this.hooks.onFirstToken(this.#served);
+      } else if (thinking) {
+        this.#thinking = true;
+        this.#exchange?.endFirstTokenWait();
         this.hooks.onFirstToken(this.#served);
       }
     }
@@ -236,7 +251,7 @@ export class StreamRelay implements ExchangeSink {
 
   #holdBackSatisfied(): boolean {
     const hold = this.hooks.holdBack;
-    return hold === null || this.#text.length >= hold.chars || this.#finishReason !== null;
+    return hold === null || this.#answer.text.length >= hold.chars || this.#answer.finishReason !== null;
   }
 
   /** Judges the held-back start and commits; false when the gate rejected it. */
@@ -263,11 +278,12 @@ export class StreamRelay implements ExchangeSink {
    */
   #judgeHeld(): GateResult | null {
     const { judgeWhole, judgeStart } = this.hooks;
-    if (judgeWhole && (this.#finishReason !== null || this.#sawDone)) {
-      this.#judgedChars = this.#text.length;
-      return judgeWhole(this.#text, this.#finishReason);
+    const answer = this.#answer;
+    if (judgeWhole && (answer.finishReason !== null || this.#sawDone)) {
+      this.#judgedChars = answer.text.length;
+      return judgeWhole(answer.reply());
     }
-    return judgeStart && this.#text ? judgeStart(this.#text) : null;
+    return judgeStart && answer.text ? judgeStart(answer.text, answer.refused) : null;
   }
 
   /**
@@ -347,9 +363,8 @@ export class StreamRelay implements ExchangeSink {
       kind: 'streamed',
       servedEndpoint: this.#served,
       failure,
-      text: this.hooks.collect ? this.#text : null,
-      judged: this.#judgedChars === this.#text.length,
-      finishReason: this.#finishReason,
+      answer: this.hooks.collect ? this.#answer.reply() : null,
+      judged: this.#judgedChars === this.#answer.text.length,
       usage: this.#usage,
       sawUpstreamError: this.#sawUpstreamError,
     };

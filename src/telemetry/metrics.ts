@@ -50,7 +50,7 @@ export class GatewayMetrics {
   readonly registry = new Registry();
   readonly #requests = new BatchedCounter({ name: 'warden_requests_total', help: 'Chat completion requests by role, route and outcome', labelNames: ['role', 'route', 'outcome'], registry: this.registry });
   readonly #duration = new BatchedHistogram({ name: 'warden_request_duration_seconds', help: 'Time from request to the last byte of the answer', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registry: this.registry });
-  readonly #firstToken = new BatchedHistogram({ name: 'warden_first_token_seconds', help: 'Time from request to the first content token of a stream', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registry: this.registry });
+  readonly #firstToken = new BatchedHistogram({ name: 'warden_first_token_seconds', help: 'Time from request to the first token of a stream: content, a tool call, or a thinking model\'s reasoning', labelNames: ['role', 'route'], buckets: LATENCY_BUCKETS, registry: this.registry });
   readonly #rejected = new Counter({ name: 'warden_rejected_requests_total', help: 'Requests refused before reaching a route, by error code', labelNames: ['code'], registers: [this.registry] });
   readonly #roleResults = new BatchedCounter({ name: 'warden_role_requests_total', help: 'Requests per role by result: primary, fallback, degraded, default, unavailable, client_error, failed', labelNames: ['role', 'result'], registry: this.registry });
   readonly #breakerTransitions = new Counter({ name: 'warden_breaker_transitions_total', help: 'Circuit breaker transitions by route and new state', labelNames: ['route', 'to'], registers: [this.registry] });

@@ -3,7 +3,7 @@ export { openAICompatible } from './openai-compatible.js';
 export { openRouter, mergeProviderPreferences } from './openrouter.js';
 export { Exchange, exchangeWith, type ExchangeSink, type ExchangeRequest } from './exchange.js';
 export { PoolSet, poolFor, type UpstreamTarget } from './pools.js';
-export { stripReasoning, stripReasoningDelta } from './thinking.js';
+export { carriesReasoning, stripReasoning, stripReasoningDelta } from './thinking.js';
 export { credentialsIn, redactBody, redactText } from './redact.js';
 export { listEndpoints, parseEndpointListing } from './discovery.js';
 export { UpstreamFailure, isUpstreamFailure, invalidResponse, sinkFailure, streamCut, timeoutFailure, routeShed, quotaFull } from './errors.js';

@@ -49,3 +49,19 @@ export function stripReasoningDelta(chunk: { choices?: Array<{ delta?: Record<st
   }
   return changed;
 }
+
+/**
+ * Whether a streamed chunk's deltas carry reasoning (DeepSeek's `reasoning_content`,
+ * OpenRouter's `reasoning` / `reasoning_details`): a thinking model at work, before its answer.
+ */
+export function carriesReasoning(chunk: { choices?: Array<{ delta?: Record<string, unknown> }> }): boolean {
+  for (const choice of chunk.choices ?? []) {
+    const delta = choice.delta;
+    if (!delta) continue;
+    for (const field of REASONING_FIELDS) {
+      const value = delta[field];
+      if ((typeof value === 'string' || Array.isArray(value)) && value.length > 0) return true;
+    }
+  }
+  return false;
+}

@@ -111,7 +111,8 @@ describe('first token, broken JSON, and transport errors', () => {
   before(async () => {
     h = await startHarness({
       clock,
-      scenario: fleetOf({ Sleepy: { firstTokenMs: 1_500 }, Garbled: { faults: { brokenJson: 1 } }, Down: { faults: { error503: 1 } } }, 3),
+      // Thinker reasons aloud at once and answers as late as Sleepy: its first token is the reasoning.
+      scenario: fleetOf({ Sleepy: { firstTokenMs: 1_500 }, Thinker: { firstTokenMs: 1_500, reasoning: true }, Garbled: { faults: { brokenJson: 1 } }, Down: { faults: { error503: 1 } } }, 3),
       configYaml: config('mode: enforce, languages: [en]'),
     });
   });
@@ -122,6 +123,7 @@ describe('first token, broken JSON, and transport errors', () => {
       const report = await h.gateway.canary!.runRound();
       const v = verdicts(report);
       assert.equal(v.Sleepy, 'fail');
+      assert.equal(v.Thinker, 'pass', 'a model thinking aloud is not slow to its first token');
       assert.equal(v.Garbled, 'fail');
       assert.equal(v.Down, 'transport');
       if (round === 0) {
@@ -135,6 +137,7 @@ describe('first token, broken JSON, and transport errors', () => {
     }
     const states = new Map(h.gateway.control.views().map((v) => [v.id.split('/')[1], v]));
     assert.equal(states.get('Sleepy')!.state, 'quarantined');
+    assert.equal(states.get('Thinker')!.state, 'healthy');
     assert.equal(states.get('Garbled')!.state, 'quarantined');
     assert.equal(states.get('Down')!.state, 'healthy', 'transport errors never quarantine');
     assert.equal(states.get('Down')!.canary!.consecutiveFailedRounds, 0);

@@ -98,6 +98,27 @@ compatSuite('openai', openaiClient, ({ harness }) => {
     }
   });
 
+  test('runTools: the library calls the tool with the parsed arguments and sends its result back, streamed and not', async () => {
+    const h = harness();
+    const client = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: CLIENT_KEY, maxRetries: 0, timeout: 20_000 });
+    for (const target of TARGETS) {
+      for (const stream of [false, true]) {
+        const called: unknown[] = [];
+        const tool = zodFunction({ name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.schema, function: (args) => (called.push(args), 'sunny') });
+        const base = { model: target.model, messages: [{ role: 'user' as const, content: PROMPTS.tool }], tools: [tool], tool_choice: { type: 'function' as const, function: { name: WEATHER_TOOL.name } } };
+        const runner = stream ? client.chat.completions.runTools({ ...base, stream: true }) : client.chat.completions.runTools(base);
+        const messages = (await runner.done(), runner.messages);
+        assert.equal(called.length, 1, `${target.label}, stream ${stream}`);
+        assert.doesNotThrow(() => WEATHER_TOOL.schema.parse(called[0]));
+        // The call went out as the assistant's message and the tool's answer after it.
+        assert.deepEqual(messages.slice(-2).map((m) => m.role), ['assistant', 'tool']);
+        // The conversation goes on with the call (content null) and its result in it.
+        const next = await client.chat.completions.create({ model: target.model, messages: [...base.messages, ...messages.slice(-2)] });
+        assert.ok((next.choices[0]!.message.content ?? '').length > 0, target.label);
+      }
+    }
+  });
+
   test('a wrong key and an unknown model surface as the library\u2019s own error classes', async () => {
     const h = harness();
     const wrongKey = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: 'not-the-key', maxRetries: 0, timeout: 20_000 });
