@@ -8,7 +8,7 @@ import { systemClock, type Clock } from './clock/index.js';
 import { Blocklist, RouteAdmission, RouteControl } from './health/index.js';
 import { BreakerBoard, ConcurrencyQuota, InFlight } from './resilience/index.js';
 import type { Router } from './routing/index.js';
-import { HotConfig, LiveBreakerPolicies, type ReloadReport } from './hot-config.js';
+import { HotConfig, LiveBreakerPolicies, webhookSettings, type ReloadReport } from './hot-config.js';
 import { RoleRuntime } from './roles/index.js';
 import { warmUp as warmUpQuality } from './quality/index.js';
 import { createApp, Credentials, OpenRequests } from './server/index.js';
@@ -117,7 +117,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     else if (kind === 'settings') roles.sync(key);
   });
   registerStoreMetrics(metrics.registry, store);
-  const notifier = new Notifier({ webhooks: config.notify.webhooks, timeoutMs: config.notify.timeout, retries: config.notify.retries, clock, log });
+  const notifier = new Notifier({ ...webhookSettings(config), clock, log });
   audit.notifyWith(notifier);
   // Kept so a config reload can change the canary's rules in place.
   const canaryLive: { options: CanaryRunnerOptions | null } = { options: null };
@@ -208,6 +208,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     canarySchedule: scheduler,
     credentials,
     exposed: () => listeningHost !== null && !LOOPBACK.test(listeningHost) && !config.server.allowAnonymous,
+    notifier,
     audit,
     log,
   });

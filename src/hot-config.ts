@@ -1,6 +1,6 @@
 // A reloaded YAML applied to the running gateway: roles (under the runtime overlay), the
 // built-in blocklist, breaker settings (the top-level ones and each model's override), the
-// client keys and admin tokens, and the canary's rules and interval take effect at once; sections that shape connections, the catalog or the store keep their running values
+// client keys and admin tokens, the webhooks, and the canary's rules and interval take effect at once; sections that shape connections, the catalog or the store keep their running values
 // until a restart, which is logged and audited. An invalid file changes nothing and is
 // audited with its errors.
 import type { CanaryRunnerOptions } from './canary/index.js';
@@ -11,7 +11,7 @@ import type { Blocklist } from './health/index.js';
 import type { BreakerPolicy } from './resilience/index.js';
 import type { Credentials } from './server/index.js';
 import type { RoleRuntime } from './roles/index.js';
-import type { Audit, Logger } from './telemetry/index.js';
+import type { Audit, Logger, Notifier, WebhookSettings } from './telemetry/index.js';
 
 export interface ReloadReport {
   ok: boolean;
@@ -22,6 +22,11 @@ export interface ReloadReport {
   restartNeeded: string[];
   /** Why the file was refused, each naming its path (and line). */
   issues: ConfigIssue[];
+}
+
+/** The notifier's settings from a config (the webhook URLs revealed: they are secrets everywhere else). */
+export function webhookSettings(config: WardenConfig): WebhookSettings {
+  return { webhooks: config.notify.webhooks.map((url) => url.reveal()), timeoutMs: config.notify.timeout, retries: config.notify.retries };
 }
 
 /**
@@ -65,6 +70,8 @@ export interface HotConfigOptions {
   credentials: Credentials;
   /** Whether the gateway listens beyond loopback without server.allowAnonymous: it must keep a client key. */
   exposed: () => boolean;
+  /** Where notices go: a reload's webhooks serve from the next notice. */
+  notifier: Notifier;
   audit: Audit;
   log: Logger;
 }
@@ -104,6 +111,7 @@ export class HotConfig {
     if (hot.includes('blocklist')) this.#reloadBlocklist(prev, next);
     if (breakersChanged(hot)) this.o.breakers.update(next);
     if (credentialsChanged(hot)) this.o.credentials.update(next.server);
+    if (hot.includes('notify')) this.o.notifier.update(webhookSettings(next));
     if (hot.includes('canary')) this.#reloadCanary(next);
     // Always: the overlay is checked again against the new base even when the YAML roles did not change.
     this.o.roles.setBase(next);

@@ -25,6 +25,8 @@ const secret = z.preprocess(revealed, z.string()).transform((value) => new Secre
 // A Redis URL may carry a password, so it is a Secret too (GET /admin/config/effective shows
 // the whole config); checked as a URL here so a bad port is refused at its path.
 const redisUrl = z.preprocess(revealed, z.url({ protocol: /^rediss?$/, error: 'expected a redis:// URL: redis://[:password@]host:port[/db]' })).transform((value) => new Secret(value));
+// A webhook URL is often its own credential (Slack's and Teams' carry their token in the path).
+const webhookUrl = z.preprocess(revealed, z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })).transform((value) => new Secret(value));
 
 // Names key plain objects (config.models[name], the overlay's roles), so one that every object
 // already carries (`constructor`, `toString`, `__proto__`) would read through to Object.prototype.
@@ -258,7 +260,7 @@ export function defaultCanaryConfig(watch: string[]): CanaryConfig {
 
 const notify = z.strictObject({
   /** Key changes (quarantine, release, floor held, probe invalidated, config faults) are POSTed here as JSON. */
-  webhooks: z.array(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })).default([]),
+  webhooks: z.array(webhookUrl).default([]),
   timeout: duration.default(5_000),
   retries: z.number().int().min(0).max(10).default(3),
 });

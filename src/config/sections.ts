@@ -16,10 +16,10 @@ export type HotPart = Section | `models.${string}.breaker` | CredentialPart;
 export type CredentialPart = 'server.clientKeys' | 'server.adminTokens';
 
 /** Applied to the running gateway by a reload. `canary` only while it stays on (a new interval reschedules its rounds). */
-export const HOT_SECTIONS: readonly Section[] = ['roles', 'blocklist', 'breaker', 'canary'];
+export const HOT_SECTIONS: readonly Section[] = ['roles', 'blocklist', 'breaker', 'canary', 'notify'];
 
 /** Kept from the running config by a reload: a change is logged and audited as needing a restart (`models`: all but the breaker overrides). */
-export const RESTART_SECTIONS: readonly Section[] = ['server', 'state', 'providers', 'models', 'timeouts', 'notify', 'telemetry'];
+export const RESTART_SECTIONS: readonly Section[] = ['server', 'state', 'providers', 'models', 'timeouts', 'telemetry'];
 
 export interface SectionChanges {
   hot: HotPart[];

@@ -12,10 +12,14 @@ export interface Notice {
   detail: Record<string, unknown>;
 }
 
-export interface NotifierOptions {
+/** Where notices go and how hard they are pushed; a reload may change them (see update). */
+export interface WebhookSettings {
   webhooks: readonly string[];
   timeoutMs: number;
   retries: number;
+}
+
+export interface NotifierOptions extends WebhookSettings {
   clock: Clock;
   log: Logger;
 }
@@ -27,18 +31,27 @@ export class Notifier {
   #sent = 0;
   #failed = 0;
   #idle: Array<() => void> = [];
+  #settings: WebhookSettings;
 
-  constructor(private readonly options: NotifierOptions) {}
+  constructor(private readonly options: NotifierOptions) {
+    this.#settings = { webhooks: options.webhooks, timeoutMs: options.timeoutMs, retries: options.retries };
+  }
+
+  /** New webhooks, timeout and retries, from the next notice on; deliveries under way keep theirs. */
+  update(settings: WebhookSettings): void {
+    this.#settings = { ...settings };
+  }
 
   notify(notice: Notice): void {
     this.options.log.warn({ notice: notice.type, route: notice.route, ...notice.detail }, notice.summary);
-    for (const url of this.options.webhooks) {
+    const settings = this.#settings;
+    for (const url of settings.webhooks) {
       if (this.#pending >= MAX_PENDING) {
         this.#failed++;
         continue;
       }
       this.#pending++;
-      void this.#deliver(url, notice).finally(() => {
+      void this.#deliver(url, notice, settings).finally(() => {
         this.#pending--;
         if (this.#pending === 0) for (const resolve of this.#idle.splice(0)) resolve();
       });
@@ -54,11 +67,11 @@ export class Notifier {
     return this.#pending === 0 ? Promise.resolve() : new Promise((resolve) => this.#idle.push(resolve));
   }
 
-  async #deliver(url: string, notice: Notice): Promise<void> {
+  async #deliver(url: string, notice: Notice, { timeoutMs, retries }: WebhookSettings): Promise<void> {
     const body = JSON.stringify({ source: 'warden', ...notice });
-    for (let attempt = 0; attempt <= this.options.retries; attempt++) {
+    for (let attempt = 0; attempt <= retries; attempt++) {
       try {
-        const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs });
+        const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
         await res.body.dump();
         if (res.statusCode < 300) {
           this.#sent++;
@@ -67,7 +80,7 @@ export class Notifier {
       } catch {
         // retried below
       }
-      if (attempt < this.options.retries) await this.options.clock.sleep(500 * 4 ** attempt).catch(() => undefined);
+      if (attempt < retries) await this.options.clock.sleep(500 * 4 ** attempt).catch(() => undefined);
     }
     this.#failed++;
     this.options.log.error({ notice: notice.type, webhook: new URL(url).host }, 'webhook delivery failed after retries');

@@ -110,6 +110,16 @@ test('an empty client key is refused by its path, as it would let in any request
   assert.ok(!JSON.stringify(issues).includes('ck-one'));
 });
 
+test('a webhook URL (Slack\u2019s carry their token in the path) never shows in the serialised config nor in errors', () => {
+  const token = 'T000/B000/hook-token-xyz';
+  const config = parseConfig(`${BASE}notify: { webhooks: ["https://hooks.example.com/services/${token}"] }\n`, 'x', { OPENROUTER_API_KEY: 'k' });
+  assert.ok(!JSON.stringify(config).includes(token), JSON.stringify(config.notify));
+  assert.equal(config.notify.webhooks[0]!.reveal(), `https://hooks.example.com/services/${token}`);
+  const issues = issuesOf(`${BASE}notify: { webhooks: ["ftp://hooks.example.com/${token}"] }\n`);
+  assert.deepEqual(issues.map((i) => i.path), ['notify.webhooks[0]']);
+  assert.ok(!JSON.stringify(issues).includes(token));
+});
+
 test('a Redis URL\u2019s password never shows in the serialised config (what /admin/config/effective answers) nor in errors', () => {
   const password = 'redis-pass-w0rd';
   const config = parseConfig(`${BASE}state: { redis: "redis://:\${REDIS_PASSWORD}@cache:6379/2" }\n`, 'x', { OPENROUTER_API_KEY: 'k', REDIS_PASSWORD: password });
