@@ -50,3 +50,15 @@ function names(route: Route, k: string): boolean {
   const slash = tag.indexOf('/');
   return k === tag || (slash > 0 && k === tag.slice(0, slash));
 }
+
+/**
+ * For a request that names one endpoint in its model id: whether the client's own preferences
+ * exclude that endpoint. A pin replaces only/ignore upstream, so sending it would break them.
+ */
+export function pinExcludedByClient(model: CatalogModel, endpoint: string, prefs: ProviderPreferences): boolean {
+  const allowed = clientAllowedEndpoints(model, prefs);
+  if (allowed === null) return false;
+  const pinned = key(endpoint);
+  const listed = model.routes.find((r) => r.endpoint !== null && r.endpoint.toLowerCase() === pinned);
+  return listed !== undefined && !allowed.has(listed.endpoint!);
+}

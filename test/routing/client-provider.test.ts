@@ -86,4 +86,19 @@ describe('the client\u2019s provider preferences and Warden\u2019s out-of-servic
     assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { order: ['Beta'], allow_fallbacks: false });
     assert.equal(h.gateway.breakers.state('chat-main@openrouter/Beta'), 'closed');
   });
+
+  test('a model id that pins an endpoint the client\u2019s preferences exclude is a 400, and OpenRouter is not asked', async () => {
+    const before = h.fleet.stats().recent.length;
+    for (const provider of [{ only: ['gamma'] }, { ignore: ['ALPHA'] }, { order: ['Beta'], allow_fallbacks: false }]) {
+      const pinned = { model: 'chat-main@openrouter/Alpha', messages: HELLO, provider } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+      const error = await h.client.chat.completions.create(pinned).then(() => assert.fail(JSON.stringify(provider)), (e: unknown) => e);
+      assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+      assert.equal(error.code, 'pinned_endpoint_excluded');
+    }
+    assert.equal(h.fleet.stats().recent.length, before);
+    const { response } = await h.client.chat.completions
+      .create({ model: 'chat-main@openrouter/Alpha', messages: HELLO, provider: { only: ['alpha'] } } as OpenAI.ChatCompletionCreateParamsNonStreaming)
+      .withResponse();
+    assert.equal(response.headers.get('x-warden-route'), 'chat-main@openrouter/Alpha');
+  });
 });
