@@ -6,6 +6,8 @@ import type { OutcomeClass } from '../resilience/index.js';
 import type { RoleConfig, ThinkingMode } from '../config/index.js';
 import type { CatalogModel } from '../catalog/index.js';
 import type { Plan } from './plan.js';
+import type { ProviderPreferences } from '../protocol/types.js';
+import { clientAllowedEndpoints } from './client-endpoints.js';
 
 export interface AttemptChoice {
   model: CatalogModel;
@@ -41,8 +43,8 @@ export interface RouteHealth {
   admit(routeId: string): HealthAdmission;
   /** Endpoints of an aggregator model that must not serve (blocklists, open breakers). */
   ignoredEndpoints(model: CatalogModel): readonly string[];
-  /** An endpoint whose breaker wants a recovery probe and admits this request as it, or null. */
-  probeEndpoint(model: CatalogModel): string | null;
+  /** An endpoint (among `allowed`, when given) whose breaker wants a recovery probe and admits this request as it, or null. */
+  probeEndpoint(model: CatalogModel, allowed?: ReadonlySet<string> | null): string | null;
   /** When a refused route serves again, without admitting anything (no probe started); null when it would admit now. */
   refusal(routeId: string): { retryAt: number; outOfService: boolean } | null;
 }
@@ -57,6 +59,8 @@ export interface PlannerOptions {
   language: string | null;
   escalate: boolean;
   escalationThinking: ThinkingMode;
+  /** The client's `provider` preferences when they restrict endpoints (see restrictsEndpoints), else null. */
+  clientProvider?: ProviderPreferences | null;
 }
 
 export class AttemptPlanner {
@@ -67,6 +71,8 @@ export class AttemptPlanner {
   #earliestRetryAt: number | null = null;
   /** Routes whose recovery probe another instance is sending: not to be chosen again. */
   #probedElsewhere: Set<string> | null = null;
+  /** Per model, the endpoints the client's preferences allow (null: all); made only when the client restricts. */
+  #clientAllowed: Map<string, ReadonlySet<string> | null> | null = null;
   readonly #models: CatalogModel[];
 
   constructor(
@@ -130,7 +136,7 @@ export class AttemptPlanner {
       this.#failedEndpoints.set(model.name, failed);
       // Faults follow the inference endpoint (seed 000): another endpoint of the same model
       // is worth a try, unless nothing is left of it.
-      if (this.plan.pinnedEndpoint !== null || !hasOpenEndpoint(model, this.#ignored(model, null))) (this.#spentModels ??= new Set()).add(model.name);
+      if (this.plan.pinnedEndpoint !== null || !hasOpenEndpoint(model, this.#ignored(model, null), this.#allowedByClient(model))) (this.#spentModels ??= new Set()).add(model.name);
     } else {
       (this.#spentModels ??= new Set()).add(model.name);
     }
@@ -154,19 +160,23 @@ export class AttemptPlanner {
   }
 
   #choose(model: CatalogModel, refused: Refused[]): AttemptChoice | null {
+    const allowed = this.#allowedByClient(model);
     if (model.adapter.hasEndpoints && this.plan.pinnedEndpoint === null) {
-      const probeEndpoint = this.health.probeEndpoint(model);
+      // A recovery probe rides on a client's request only where the client lets it go: a
+      // probe pin replaces the client's only/ignore, so any other endpoint would break them.
+      const probeEndpoint = this.health.probeEndpoint(model, allowed);
       if (probeEndpoint !== null && !this.#failedEndpoints?.get(model.name)?.has(probeEndpoint)) {
         return this.#target(model, probeEndpoint, model.routeIdFor(probeEndpoint), true);
       }
     }
     const ignored = this.#ignored(model, this.plan.pinnedEndpoint);
-    // Every endpoint out of service: asking the aggregator would only earn a 404 ("no allowed
-    // providers"), so the model is skipped like an open route, and the next one is tried. Its
-    // endpoints refused by route health count as refused routes, so that the 503's Retry-After
-    // and a degrade role's last resort know when one of them serves again.
-    if (ignored.length > 0 && !hasOpenEndpoint(model, ignored)) {
+    // Every endpoint out of service (of those the client allows): asking the aggregator would
+    // only earn a 404 ("no allowed providers"), so the model is skipped like an open route, and
+    // the next one is tried. Its endpoints refused by route health count as refused routes, so
+    // that the 503's Retry-After and a degrade role's last resort know when one serves again.
+    if (ignored.length > 0 && !hasOpenEndpoint(model, ignored, allowed)) {
       for (const route of model.routes) {
+        if (allowed !== null && !allowed.has(route.endpoint!)) continue;
         const refusal = route.endpoint === null ? null : this.health.refusal(route.id);
         if (refusal) refused.push({ model, routeId: route.id, at: refusal.retryAt, cooling: !refusal.outOfService, endpoint: route.endpoint });
       }
@@ -186,6 +196,15 @@ export class AttemptPlanner {
     return { model, routeId, pinnedEndpoint: pinned, ignoredEndpoints: ignored, probe, thinking, why };
   }
 
+  #allowedByClient(model: CatalogModel): ReadonlySet<string> | null {
+    const prefs = this.options.clientProvider;
+    if (!prefs || !model.adapter.hasEndpoints) return null;
+    const cache = (this.#clientAllowed ??= new Map());
+    let allowed = cache.get(model.name);
+    if (allowed === undefined) cache.set(model.name, (allowed = clientAllowedEndpoints(model, prefs)));
+    return allowed;
+  }
+
   /** What the aggregator must keep out: blocked endpoints and those this request saw fail. */
   #ignored(model: CatalogModel, pinned: string | null): readonly string[] {
     if (!model.adapter.hasEndpoints || pinned !== null) return NONE;
@@ -199,9 +218,10 @@ export class AttemptPlanner {
 const NONE: readonly string[] = [];
 
 /** Whether an endpoint of the model is left outside `ignored`; a model not discovered yet leaves it to the aggregator. */
-function hasOpenEndpoint(model: CatalogModel, ignored: readonly string[]): boolean {
-  if (model.routes.length === 0) return true;
-  return model.routes.some((r) => r.endpoint !== null && !ignored.includes(r.endpoint));
+/** Whether an endpoint the client allows (`allowed`; null: all) is not ignored; an empty `allowed` is the client's own doing, left to the aggregator. */
+function hasOpenEndpoint(model: CatalogModel, ignored: readonly string[], allowed: ReadonlySet<string> | null = null): boolean {
+  if (model.routes.length === 0 || allowed?.size === 0) return true;
+  return model.routes.some((r) => r.endpoint !== null && !ignored.includes(r.endpoint) && (allowed === null || allowed.has(r.endpoint)));
 }
 
 interface Refused {

@@ -2,11 +2,11 @@
 // request to its execution.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { receiveBody } from '../protocol/body.js';
-import { modelNotFound } from '../protocol/errors.js';
+import { GatewayError, modelNotFound } from '../protocol/errors.js';
 import { lastUserText } from '../protocol/messages.js';
 import type { ChatRequest } from '../protocol/types.js';
 import { dominantLanguageOf } from '../quality/index.js';
-import { decideEscalation, readSignals, type Router } from '../routing/index.js';
+import { decideEscalation, pinExcludedByClient, readSignals, restrictsEndpoints, type Router } from '../routing/index.js';
 import { ChatExecution, type ExecutionDeps } from './execution.js';
 import { parseChatRequest } from './request.js';
 
@@ -50,6 +50,9 @@ function prepare(req: IncomingMessage, res: ServerResponse, requestId: string, s
   const sticky = req.headers['x-warden-sticky'];
   const plan = deps.router.resolve(body.model, typeof sticky === 'string' ? sticky : undefined);
   if (!plan) throw modelNotFound(body.model);
+  if (plan.pinnedEndpoint !== null && restrictsEndpoints(body.provider) && pinExcludedByClient(plan.candidates[0]!, plan.pinnedEndpoint, body.provider)) {
+    throw new GatewayError(400, 'pinned_endpoint_excluded', 'invalid_request_error', `"${body.model}" pins an endpoint that your provider.only / provider.ignore / provider.order (allow_fallbacks false) excludes`, 'provider');
+  }
   const role = plan.role;
   const header = req.headers['x-warden-language'];
   const language = typeof header === 'string' && LANGUAGE_TAG.test(header) ? header.slice(0, 2).toLowerCase() : (role?.config.language ?? userLanguage(body, role?.config.checks));

@@ -7,7 +7,7 @@ import type { Clock } from '../clock/index.js';
 import { internalError, roleUnavailable, type GatewayError } from '../protocol/errors.js';
 import type { ChatRequest } from '../protocol/types.js';
 import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
-import { AttemptPlanner, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
+import { AttemptPlanner, restrictsEndpoints, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
 import { replyOf, type QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome, RequestLog, SpanSource } from '../telemetry/index.js';
 import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
@@ -93,6 +93,7 @@ export class ChatExecution {
       language: r.language,
       escalate: r.escalation?.escalate ?? false,
       escalationThinking: role?.config.escalation?.thinking ?? 'auto',
+      clientProvider: restrictsEndpoints(r.body.provider) ? r.body.provider : null,
     });
   }
 

@@ -41,6 +41,16 @@ export function parseEndpointListing(text: string): EndpointInfo[] {
   for (const raw of endpoints as Array<Record<string, unknown>>) {
     const name = typeof raw?.provider_name === 'string' ? raw.provider_name : null;
     if (!name) continue;
+    // One provider can list several endpoints of a model ("deepinfra/fp8", "deepinfra/turbo"),
+    // but answers name only the provider, and Warden pins and ignores by that name: they are
+    // one route, the provider's, and its tag is the provider slug that names them all.
+    const same = out.findIndex((e) => e.name.toLowerCase() === name.toLowerCase());
+    if (same !== -1) {
+      const first = out[same]!;
+      const tag = typeof raw.tag === 'string' ? raw.tag : null;
+      out[same] = { ...first, tag: providerSlug(first.tag) ?? providerSlug(tag), quantization: first.quantization === raw.quantization ? first.quantization : null };
+      continue;
+    }
     const pricing = raw.pricing as { prompt?: string; completion?: string } | undefined;
     out.push({
       name,
@@ -51,4 +61,8 @@ export function parseEndpointListing(text: string): EndpointInfo[] {
     });
   }
   return out;
+}
+
+function providerSlug(tag: string | null): string | null {
+  return tag === null ? null : tag.split('/')[0]!;
 }

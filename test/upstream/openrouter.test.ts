@@ -30,3 +30,10 @@ test('the endpoint listing is read into routes; a malformed listing is a named f
   assert.throws(() => parseEndpointListing('<html>'), /not JSON/);
   assert.throws(() => parseEndpointListing('{"data":{}}'), /no data.endpoints/);
 });
+
+test('several endpoints of one provider in the listing are one route, the provider\u2019s, tagged with its slug', () => {
+  const endpoint = (tag: string, quantization: string) => ({ provider_name: 'DeepInfra', tag, quantization, context_length: 8192, pricing: { prompt: '0.0000003', completion: '0.0000012' } });
+  const listing = { data: { id: 'a/b', endpoints: [endpoint('deepinfra/fp8', 'fp8'), { provider_name: 'Together', tag: 'together' }, endpoint('deepinfra/turbo', 'fp4')] } };
+  const endpoints = parseEndpointListing(JSON.stringify(listing));
+  assert.deepEqual(endpoints.map((e) => [e.name, e.tag, e.quantization]), [['DeepInfra', 'deepinfra', null], ['Together', 'together', null]]);
+});
