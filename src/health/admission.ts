@@ -51,11 +51,11 @@ export class RouteAdmission implements RouteHealth {
     return out;
   }
 
-  probeEndpoint(model: CatalogModel, allowed: ReadonlySet<string> | null = null): string | null {
+  probeEndpoint(model: CatalogModel, allowed: ReadonlySet<string> | null = null, excluded: ReadonlySet<string> | null = null): string | null {
     if (this.board.notClosed.size === 0) return null;
     for (const route of model.routes) {
       if (route.endpoint === null || !this.board.notClosed.has(route.id) || this.blocklist.isBlocked(route.id)) continue;
-      if (allowed !== null && !allowed.has(route.endpoint)) continue;
+      if ((allowed !== null && !allowed.has(route.endpoint)) || excluded?.has(route.endpoint)) continue;
       if (!this.board.wouldAdmit(route.id)) continue;
       const admission = this.board.admit(route.id);
       if (admission.admitted && admission.probe) return route.endpoint;

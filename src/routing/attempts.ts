@@ -43,8 +43,12 @@ export interface RouteHealth {
   admit(routeId: string): HealthAdmission;
   /** Endpoints of an aggregator model that must not serve (blocklists, open breakers). */
   ignoredEndpoints(model: CatalogModel): readonly string[];
-  /** An endpoint (among `allowed`, when given) whose breaker wants a recovery probe and admits this request as it, or null. */
-  probeEndpoint(model: CatalogModel, allowed?: ReadonlySet<string> | null): string | null;
+  /**
+   * An endpoint (among `allowed`, when given; never one of `excluded`) whose breaker wants a
+   * recovery probe and admits this request as it, or null. Admitting takes the probe: an
+   * endpoint the request will not use must be excluded here, not dropped after.
+   */
+  probeEndpoint(model: CatalogModel, allowed?: ReadonlySet<string> | null, excluded?: ReadonlySet<string> | null): string | null;
   /** When a refused route serves again, without admitting anything (no probe started); null when it would admit now. */
   refusal(routeId: string): { retryAt: number; outOfService: boolean } | null;
 }
@@ -164,10 +168,9 @@ export class AttemptPlanner {
     if (model.adapter.hasEndpoints && this.plan.pinnedEndpoint === null) {
       // A recovery probe rides on a client's request only where the client lets it go: a
       // probe pin replaces the client's only/ignore, so any other endpoint would break them.
-      const probeEndpoint = this.health.probeEndpoint(model, allowed);
-      if (probeEndpoint !== null && !this.#failedEndpoints?.get(model.name)?.has(probeEndpoint)) {
-        return this.#target(model, probeEndpoint, model.routeIdFor(probeEndpoint), true);
-      }
+      // An endpoint that already failed this request is not asked again, nor its probe taken.
+      const probeEndpoint = this.health.probeEndpoint(model, allowed, this.#failedEndpoints?.get(model.name) ?? null);
+      if (probeEndpoint !== null) return this.#target(model, probeEndpoint, model.routeIdFor(probeEndpoint), true);
     }
     const ignored = this.#ignored(model, this.plan.pinnedEndpoint);
     // Every endpoint out of service (of those the client allows): asking the aggregator would

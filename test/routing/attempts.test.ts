@@ -61,6 +61,26 @@ test('a fault at an endpoint is retried on the same model with that endpoint ign
   assert.equal(planner.next({ choice: fourth, outcome: 'transport', reason: 'x', servedEndpoint: null }), null, 'the budget is spent');
 });
 
+test('an endpoint that failed this request is not taken as its recovery probe, which would hold the probe for nothing', () => {
+  /** Beta's breaker wants a recovery probe once `wants` is set; asking for it takes it (as the board's admit does). */
+  const taken: string[] = [];
+  let wants = false;
+  const health = new (class extends FakeHealth {
+    override probeEndpoint(_model?: unknown, _allowed?: ReadonlySet<string> | null, excluded?: ReadonlySet<string> | null): string | null {
+      if (!wants || excluded?.has('Beta') || taken.length > 0) return null;
+      taken.push('Beta');
+      return 'Beta';
+    }
+  })();
+  const planner = new AttemptPlanner(router.resolve('chat')!, health, options());
+  const first = planner.next(null)!;
+  // Beta fails this request; by the next attempt its cooldown is over (a long request, a 429 waited out).
+  wants = true;
+  const second = planner.next({ choice: first, outcome: 'transport', reason: 'upstream_timeout_total', servedEndpoint: 'Beta' })!;
+  assert.deepEqual([second.routeId, second.probe, second.ignoredEndpoints], ['main@or', false, ['Beta']]);
+  assert.deepEqual(taken, [], 'Beta\u2019s probe is left for a request that will send it');
+});
+
 test('a language failure goes to a model that lists the language', () => {
   const planner = new AttemptPlanner(router.resolve('chat')!, new FakeHealth(), options({ language: 'pt' }));
   const first = planner.next(null)!;
