@@ -12,6 +12,7 @@ import { replyOf, type QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome, RequestLog, SpanSource } from '../telemetry/index.js';
 import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
 import { retryAfterSeconds, wardenHeaders } from './answer-headers.js';
+import { AttemptFailures, servedRoute, type AttemptFailure } from './attempt-failures.js';
 import { attemptPayload } from './attempt-payload.js';
 import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
@@ -53,12 +54,6 @@ export interface ExecutionRequest {
   escalation: EscalationDecision | null;
 }
 
-/** A failed attempt, with what the client would get if it were the last one. */
-interface AttemptFailure extends FailedAttempt {
-  status?: { status: number; headers: IncomingHttpHeaders; body: Buffer };
-  failure?: UpstreamFailure;
-}
-
 const CLIENT_GONE = new UpstreamFailure('aborted', 'client_disconnected', 'the client closed the connection');
 const SHUTTING_DOWN = new UpstreamFailure('aborted', 'gateway_shutting_down', 'Warden is shutting down');
 
@@ -69,7 +64,7 @@ export class ChatExecution {
   #stopping: GatewayError | null = null;
   /** Created only when a 429 wait starts: most requests never wait. */
   #abort: AbortController | null = null;
-  #failures: AttemptFailure[] = [];
+  readonly #failures = new AttemptFailures();
   /** The role's budget for waiting out 429s, shared by all attempts; made on the first 429. */
   #wait: WaitBudget | null = null;
   #onError: (e: unknown) => void = () => {};
@@ -128,7 +123,7 @@ export class ChatExecution {
   /** The next attempt after `last` failed (null: the first), or the tier's answer when none is left. */
   #next(last: FailedAttempt | null): void {
     try {
-      if (this.#stopping) return this.#stopped(last ? this.#servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.directRouteId);
+      if (this.#stopping) return this.#stopped(last ? servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.directRouteId);
       const choice = this.#planner.next(last);
       if (!choice) return this.#exhausted();
       // A recovery probe (one request per route per cooldown) also needs the shared probe slot.
@@ -165,12 +160,12 @@ export class ChatExecution {
       // An answer that came in whole still goes out; anything else ends with the shutdown's error.
       if (this.#stopping && result.kind !== 'answer' && !(result.kind === 'streamed' && result.failure === null)) {
         this.#record.endAttempt(choice.routeId, 'aborted');
-        return this.#stopped(this.#servedRoute(choice, result.servedEndpoint));
+        return this.#stopped(servedRoute(choice, result.servedEndpoint));
       }
       const failed = this.#settle(choice, result);
       if (!failed) return;
-      this.#record.endAttempt(this.#servedRoute(choice, failed.servedEndpoint));
-      this.#failures.push(failed);
+      this.#record.endAttempt(servedRoute(choice, failed.servedEndpoint));
+      this.#failures.add(failed);
       this.#next(failed);
     } catch (e) {
       this.#onError(e);
@@ -198,7 +193,7 @@ export class ChatExecution {
   /** Starts one attempt; its result goes to #attempted. */
   #attempt(choice: AttemptChoice): void {
     const { model } = choice;
-    this.#record.attemptStarted(this.#planner.attempts, choice.routeId, model.name, choice.why, this.#failures.at(-1));
+    this.#record.attemptStarted(this.#planner.attempts, choice.routeId, model.name, choice.why, this.#failures.last);
     const payload = attemptPayload(this.r.raw, this.#original, choice);
     const quota = this.d.quota;
     const provider = model.upstream.providerName;
@@ -244,10 +239,10 @@ export class ChatExecution {
         judgeWhole: gate?.active ? (reply) => gate.judge(reply, this.r.language) : null,
         collect: gate?.active ?? false,
         stripReasoning: choice.thinking === 'off',
-        headers: (served) => this.#headers(this.#servedRoute(choice, served)),
-        routeId: (served) => this.#servedRoute(choice, served),
+        headers: (served) => this.#headers(servedRoute(choice, served)),
+        routeId: (served) => servedRoute(choice, served),
         onFirstToken: (served) => {
-          const route = this.#servedRoute(choice, served);
+          const route = servedRoute(choice, served);
           onServed(route);
           this.d.metrics.recordFirstToken(this.r.plan.label, route, this.#record.elapsed() / 1000);
         },
@@ -259,7 +254,7 @@ export class ChatExecution {
   /** Handles one attempt's result; returns the failure to fall back from, or null when answered. */
   #settle(choice: AttemptChoice, result: AttemptResult): AttemptFailure | null {
     const served = result.servedEndpoint;
-    const route = this.#servedRoute(choice, served);
+    const route = servedRoute(choice, served);
     const probe = route === choice.routeId && choice.probe;
     this.#record.attemptSettled(errorClassOf(result));
     const failure = result.kind === 'failure' || result.kind === 'streamed' ? result.failure : null;
@@ -327,16 +322,16 @@ export class ChatExecution {
   }
 
   #answered(choice: AttemptChoice, route: string, outcome: Outcome = 'ok'): null {
-    if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, this.#failures.length === 0 ? 'primary' : 'fallback');
-    if (this.#failures.length > 0 || this.r.escalation?.escalate) this.#ledger(route, this.#failures.length > 0 ? 'fallback' : 'escalated', choice.model.name);
+    if (this.r.plan.role) this.d.metrics.recordRoleResult(this.r.plan.label, this.#failures.count === 0 ? 'primary' : 'fallback');
+    if (this.#failures.count > 0 || this.r.escalation?.escalate) this.#ledger(route, this.#failures.count > 0 ? 'fallback' : 'escalated', choice.model.name);
     return this.#finish(route, outcome);
   }
 
   /** Nothing could answer within the budget: the tier decides. */
   #exhausted(): void {
     const role = this.r.plan.role;
-    const last = this.#failures.at(-1);
-    const route = last ? this.#servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.routeIdFor(this.r.plan.pinnedEndpoint);
+    const last = this.#failures.last;
+    const route = last ? servedRoute(last.choice, last.servedEndpoint) : this.r.plan.candidates[0]!.routeIdFor(this.r.plan.pinnedEndpoint);
     if (!role) {
       // A model named directly has no tier: the client gets the upstream's own failure.
       if (last?.status && last.outcome !== 'config') return void this.#finish(route, this.#passThrough(last.status, route));
@@ -344,7 +339,7 @@ export class ChatExecution {
       sendError(this.r.res, error, this.#headers(route));
       return void this.#finish(route, outcome);
     }
-    const why = this.#failures.length > 0 ? this.#failures.map((f) => `${this.#servedRoute(f.choice, f.servedEndpoint)}: ${f.reason}`).join('; ') : 'every route is out of service';
+    const why = this.#failures.explain();
     const headers = this.#headers(route);
     const standIn = standInAnswer(role.config);
     if (standIn) {
@@ -389,7 +384,7 @@ export class ChatExecution {
   }
 
   #headers(route: string, contentType?: string): OutgoingHttpHeaders {
-    const first = this.#failures[0];
+    const first = this.#failures.first;
     const escalation = this.r.escalation;
     return wardenHeaders(
       {
@@ -397,33 +392,25 @@ export class ChatExecution {
         route,
         attempts: this.#planner.attempts,
         role: this.r.plan.role?.name ?? null,
-        fallback: first ? `${first.outcome}:${first.reason} at ${this.#servedRoute(first.choice, first.servedEndpoint)}` : null,
+        fallback: first ? `${first.reason} at ${first.route}` : null,
         escalation: escalation?.escalate ? `score=${escalation.score}; cause=${escalation.cause}; to=${this.r.plan.escalationModel?.name}` : null,
       },
       contentType,
     );
   }
 
-  /** The route an answer belongs to: the endpoint that served it, when the aggregator says. */
-  #servedRoute(choice: AttemptChoice, served: string | null): string {
-    if (choice.pinnedEndpoint !== null || served === null) return choice.routeId;
-    return choice.model.routeIdFor(served);
-  }
-
   #retryAfterSeconds(): number {
-    return retryAfterSeconds(this.#planner.earliestRetryAt, this.#failures.map((f) => f.status), this.d.clock.now());
+    return retryAfterSeconds(this.#planner.earliestRetryAt, this.#failures.statuses(), this.d.clock.now());
   }
 
   /** `toModel`: the model whose answer went out, null when the tier answered. */
   #ledger(finalRoute: string | null, outcome: string, toModel: string | null = null): void {
-    const f = this.#failures[0];
-    const first = f ? { reason: `${f.outcome}:${f.reason}`, route: this.#servedRoute(f.choice, f.servedEndpoint), model: f.choice.model.name } : null;
-    this.#record.ledger(first, this.r.escalation?.escalate ? this.r.escalation.cause : null, finalRoute, outcome, this.#planner.attempts, toModel);
+    this.#record.ledger(this.#failures.first, this.r.escalation?.escalate ? this.r.escalation.cause : null, finalRoute, outcome, this.#planner.attempts, toModel);
   }
 
   /** The request's end, once. */
   #finish(route: string, outcome: Outcome): null {
-    this.#record.finish(this.r.res, route, outcome, this.#failures.length, this.#planner.attempts);
+    this.#record.finish(this.r.res, route, outcome, this.#failures.count, this.#planner.attempts);
     return null;
   }
 }
