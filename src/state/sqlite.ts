@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import type { CanaryRouteState } from '../canary/types.js';
 import type { BreakerSnapshot } from '../resilience/breaker.js';
 import { StoreError } from './errors.js';
+import { FailureStreak } from './failure-streak.js';
 import { identityOf, openFile } from './sqlite-file.js';
 import { CONSOLE_LOG, type StoreLog } from './store-log.js';
 import { adviceFor, codeOf, messageOf } from './sqlite-advice.js';
@@ -63,12 +64,8 @@ export class SqliteStore implements Store {
   #audit: rows.EncodedAudit[] = [];
   #ledger: LedgerEntry[] = [];
   #timer: NodeJS.Timeout | null = null;
-  #errors = 0;
   /** Failures since the last successful write: only the first of a streak is logged. */
-  #streak = 0;
-  /** What the latest failure of the streak was, for `health().reason`. */
-  #failure = '';
-  #dropped = 0;
+  readonly #failures = new FailureStreak();
   #sinceTrim = 0;
   #closed = false;
 
@@ -97,7 +94,7 @@ export class SqliteStore implements Store {
 
   /** Operations that failed since open (writes, flushes, reads, unserialisable details); the store kept serving. */
   get errors(): number {
-    return this.#errors;
+    return this.#failures.errors;
   }
 
   getBreaker(route: string): BreakerSnapshot | undefined {
@@ -153,7 +150,8 @@ export class SqliteStore implements Store {
   }
 
   health(): StoreHealth {
-    return { degraded: this.#streak > 0, errors: this.#errors, pending: this.#pending(), ...(this.#streak > 0 && { reason: this.#failure }) };
+    const reason = this.#failures.reason;
+    return { degraded: reason !== null, errors: this.#failures.errors, pending: this.#pending(), ...(reason !== null && { reason }) };
   }
 
   /** One instance per file: nobody else writes. */
@@ -167,7 +165,7 @@ export class SqliteStore implements Store {
       detail = JSON.stringify(event.detail);
     } catch (e) {
       // A detail that cannot be serialised (a BigInt, a cycle) must not poison the batch.
-      this.#errors++;
+      this.#failures.miss();
       this.#log.warn({ store: 'sqlite', file: this.file, type: event.type, error: messageOf(e) }, 'audit detail not serialisable');
       detail = JSON.stringify({ unserialisable: messageOf(e) });
     }
@@ -237,7 +235,7 @@ export class SqliteStore implements Store {
       into.set(key, JSON.parse(json) as T);
     } catch (e) {
       // One damaged row costs that route its history, not the whole store.
-      this.#errors++;
+      this.#failures.miss();
       this.#log.warn({ store: 'sqlite', file: this.file, table, key, error: messageOf(e) }, 'SQLite store row skipped');
     }
   }
@@ -247,7 +245,7 @@ export class SqliteStore implements Store {
     this.#followFile();
     // While the disk refuses writes (a lock held elsewhere, a full disk), each write-through
     // would fail again, after waiting on the event loop: the retry flush takes them together.
-    if (this.#streak > 0) return this.#schedule(RETRY_MS);
+    if (this.#failures.active) return this.#schedule(RETRY_MS);
     try {
       this.#writeKey(table, key);
       this.#dirty[table].delete(key);
@@ -338,7 +336,7 @@ export class SqliteStore implements Store {
     list.push(item);
     if (list.length > MAX_PENDING) {
       list.shift();
-      this.#dropped++;
+      this.#failures.dropped++;
     }
     this.#schedule(this.#flushMs);
   }
@@ -369,9 +367,7 @@ export class SqliteStore implements Store {
   }
 
   #fail(op: string, e: unknown): void {
-    this.#errors++;
-    this.#failure = `${op}: ${messageOf(e)}`;
-    if (this.#streak++ > 0) return;
+    if (!this.#failures.fail(`${op}: ${messageOf(e)}`)) return;
     // Retries must not wait for a lock either: they fail at once until it is free.
     this.#busyTimeout(0);
     this.#log.error(
@@ -381,14 +377,10 @@ export class SqliteStore implements Store {
   }
 
   #ok(): void {
-    if (this.#streak === 0) return;
+    const ended = this.#failures.end();
+    if (!ended) return;
     this.#busyTimeout(this.#busyTimeoutMs);
-    this.#log.warn(
-      { store: 'sqlite', file: this.file, failed: this.#streak, dropped: this.#dropped },
-      'SQLite store recovered',
-    );
-    this.#streak = 0;
-    this.#dropped = 0;
+    this.#log.warn({ store: 'sqlite', file: this.file, ...ended }, 'SQLite store recovered');
   }
 
   #busyTimeout(ms: number): void {
