@@ -42,6 +42,11 @@ export function receiveBody(req: IncomingMessage, limit: number, done: (error: G
   // close handler has nothing to answer then.
 }
 
+/** A JSON object: not null, not an array (what a body, a content part or a settings field must be). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** A body that must be one JSON object (a chat request, an admin call). */
 export function parseJsonObject(raw: Buffer): Record<string, unknown> {
   let body: unknown;
@@ -50,11 +55,11 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> {
   } catch (e) {
     throw invalidJson((e as Error).message);
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('request body must be a JSON object');
+  if (!isPlainObject(body)) throw invalidRequest('request body must be a JSON object');
   for (const field in body) {
-    if (nestsDeeper((body as Record<string, unknown>)[field], MAX_NESTING - 1)) throw invalidRequest(`"${field}" is nested more than ${MAX_NESTING} levels deep`, field);
+    if (nestsDeeper(body[field], MAX_NESTING - 1)) throw invalidRequest(`"${field}" is nested more than ${MAX_NESTING} levels deep`, field);
   }
-  return body as Record<string, unknown>;
+  return body;
 }
 
 /**

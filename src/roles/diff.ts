@@ -1,6 +1,6 @@
 // What a change did, field by field: the "what" of an audited role change (before → after).
 import { formatPath } from '../config/errors.js';
-import { isPlainObject } from './overlay.js';
+import { isPlainObject } from '../protocol/body.js';
 
 export interface FieldChange {
   /** `models`, `escalation.threshold`, `rollout.weight`, … ; `(role)` when the whole role came or went. */

@@ -3,6 +3,7 @@
 // through the config's own schema and cross-checks, so a bad change is refused with the same
 // path-named errors as a bad file (`roles.chat.models[1]: unknown model "chat-smal"`).
 import { isConfigError, nameProblem, validateConfig, type RoleConfig, type WardenConfig } from '../config/index.js';
+import { isPlainObject } from '../protocol/body.js';
 import { RoleError } from './errors.js';
 
 /** A role as written through the admin API (plain JSON), before validation. */
@@ -100,8 +101,4 @@ export function readOverlay(value: unknown): RoleOverlay {
 
 function isNote(value: unknown): value is RoleNote {
   return isPlainObject(value) && typeof value.at === 'number' && typeof value.by === 'string' && typeof value.reason === 'string';
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

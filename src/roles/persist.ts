@@ -2,7 +2,8 @@
 // (what each one replaced, for an exact rollback) in another. A shared store reports either
 // key changing on another instance, which then rebuilds from both.
 import type { Store } from '../state/index.js';
-import { isPlainObject, readOverlay, type RoleEntry, type RoleOverlay } from './overlay.js';
+import { isPlainObject } from '../protocol/body.js';
+import { readOverlay, type RoleEntry, type RoleOverlay } from './overlay.js';
 
 export const OVERLAY_KEY = 'roles.overlay';
 export const ROLLOUTS_KEY = 'roles.rollouts';

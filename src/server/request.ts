@@ -1,6 +1,6 @@
 // The chat request at the boundary: parse once, check the few fields Warden relies on, and
 // leave every other field exactly as the client sent it.
-import { parseJsonObject } from '../protocol/body.js';
+import { isPlainObject, parseJsonObject } from '../protocol/body.js';
 import { invalidRequest } from '../protocol/errors.js';
 import type { ChatRequest } from '../protocol/types.js';
 
@@ -33,8 +33,6 @@ function checkContent(content: unknown, i: number): void {
     if (!isPlainObject(content[j])) throw invalidRequest(`${where}[${j}] must be a content part object such as {"type": "text", "text": "…"}`, `${where}[${j}]`);
   }
 }
-
-const isPlainObject = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The OpenRouter preferences Warden reads or merges into; the rest pass through unread. Null
