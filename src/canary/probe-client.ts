@@ -26,7 +26,7 @@ const STREAM_GARBAGE = new UpstreamFailure('aborted', 'probe_stream_garbage', 't
 export function sendProbe(target: ProbeTarget, probe: ProbeRequest, pools: PoolSet, firstTokenLimitMs: number, signal?: AbortSignal): Promise<ProbeExchange> {
   const { model } = target;
   const body = { ...probe.body, model: model.upstreamModel } as ChatRequest;
-  model.adapter.shapeBody(body, { upstreamModel: model.upstreamModel, pinnedEndpoint: target.endpoint, ignoredEndpoints: [], thinking: 'auto', thinkingSwitch: undefined });
+  model.adapter.shapeBody(body, { upstreamModel: model.upstreamModel, pinnedEndpoint: target.endpoint, ignoredEndpoints: [], routingSlugs: model.routingSlugs, thinking: 'auto', thinkingSwitch: undefined });
   const started = performance.now();
   return new Promise((resolve) => {
     const sink = new ProbeSink(probe, started, firstTokenLimitMs, resolve);

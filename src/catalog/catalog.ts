@@ -3,7 +3,7 @@
 // reads prepared objects.
 import type { Dispatcher } from 'undici';
 import type { ModelConfig, ProviderConfig, TimeoutConfig, WardenConfig } from '../config/index.js';
-import { adapters, credentialsIn, type EndpointInfo, type UpstreamAdapter } from '../upstream/index.js';
+import { adapters, credentialsIn, routingSlug, type EndpointInfo, type UpstreamAdapter } from '../upstream/index.js';
 import { formatRouteId, parseRouteId } from './route-id.js';
 
 export interface ResolvedTimeouts {
@@ -48,6 +48,7 @@ export class CatalogModel {
   readonly config: ModelConfig;
   #routes: Route[] = [];
   #routeIds = new Map<string, string>();
+  #routingSlugs: ReadonlyMap<string, string> = new Map();
   readonly directRouteId: string;
   lastDiscovery: { at: number; error: string | null } | null = null;
   /** The keep-alive pool to this model's upstream, looked up once (see dispatcherFrom). */
@@ -65,7 +66,7 @@ export class CatalogModel {
     if (!this.adapter.hasEndpoints) {
       this.#routes = [{ id: this.directRouteId, model: name, provider: upstream.providerName, endpoint: null, info: null }];
     } else if (Array.isArray(config.routes)) {
-      this.setEndpoints(config.routes.map((endpoint) => ({ name: endpoint, tag: null, quantization: null, pricing: null, contextLength: null })));
+      this.setEndpoints(config.routes.map(listedEndpoint));
     }
   }
 
@@ -73,7 +74,19 @@ export class CatalogModel {
     return this.#routes;
   }
 
+  /** Endpoint display names (also lowercased) to the slugs OpenRouter's provider routing is sent. */
+  get routingSlugs(): ReadonlyMap<string, string> {
+    return this.#routingSlugs;
+  }
+
   setEndpoints(endpoints: readonly EndpointInfo[]): void {
+    const slugs = new Map<string, string>();
+    for (const info of endpoints) {
+      const slug = routingSlug(info);
+      slugs.set(info.name, slug);
+      if (!slugs.has(info.name.toLowerCase())) slugs.set(info.name.toLowerCase(), slug);
+    }
+    this.#routingSlugs = slugs;
     this.#routes = endpoints.map((info) => {
       let id = this.#routeIds.get(info.name);
       if (id === undefined) this.#routeIds.set(info.name, (id = this.#format(info.name)));
@@ -161,6 +174,12 @@ function upstreamAddress(providerName: string, provider: ProviderConfig): Upstre
     connections: provider.connections,
     thinkingSwitch: provider.thinking,
   };
+}
+
+/** A route the config lists; one given by name alone has no slug to send, so its name is sent as it is. */
+function listedEndpoint(route: Exclude<ModelConfig['routes'], 'discover' | undefined>[number]): EndpointInfo {
+  const [name, tag] = typeof route === 'string' ? [route, null] : [route.name, route.slug];
+  return { name, tag, quantization: null, pricing: null, contextLength: null };
 }
 
 function resolveTimeouts(...layers: TimeoutConfig[]): ResolvedTimeouts {

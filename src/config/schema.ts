@@ -110,11 +110,22 @@ const provider = z.strictObject({
   thinking: thinkingSwitch.optional(),
 });
 
+/** An OpenRouter provider slug: "google-ai-studio", not "Google AI Studio". */
+const providerSlugPattern = /^[a-z0-9][a-z0-9._-]*$/i;
+const listedRoute = z.strictObject({
+  name: z.string().min(1),
+  slug: z.string().regex(providerSlugPattern, { error: 'expected an OpenRouter provider slug such as "google-ai-studio" (letters, digits, ".", "_" and "-")' }),
+});
+
 const model = z.strictObject({
   provider: name,
   model: z.string().min(1),
-  /** OpenRouter only: `discover` makes each provider endpoint of the model a route; a list pins the set. */
-  routes: z.union([z.literal('discover'), z.array(z.string().min(1)).min(1)]).optional(),
+  /**
+   * OpenRouter only: `discover` makes each provider endpoint of the model a route; a list pins
+   * the set, each entry the provider's display name, or `{name, slug}` when its slug (what
+   * provider routing is sent) differs from the name beyond case.
+   */
+  routes: z.union([z.literal('discover'), z.array(z.union([z.string().min(1), listedRoute])).min(1)]).optional(),
   profile: z
     .strictObject({
       strengths: z.array(z.string()).default([]),

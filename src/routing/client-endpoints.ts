@@ -6,6 +6,7 @@
 // never send a request where the client said it must not go.
 import type { ProviderPreferences } from '../protocol/types.js';
 import type { CatalogModel, Route } from '../catalog/index.js';
+import { entryNamesProvider, providerSlug } from '../upstream/index.js';
 
 /** Whether the preferences restrict endpoints at all: false on the plain path, which then does nothing more. */
 export function restrictsEndpoints(prefs: ProviderPreferences | undefined): prefs is ProviderPreferences {
@@ -41,14 +42,10 @@ function key(name: string): string {
   return name.trim().toLowerCase();
 }
 
-/** Whether `k` (lowercase) names the route's endpoint: its name, its name as a slug, its tag, or the tag's provider. */
+/** Whether `k` (lowercase) names the route's endpoint: its name, its name as a slug, its provider's slug, or its tag. */
 function names(route: Route, k: string): boolean {
-  const name = route.endpoint!.toLowerCase();
-  if (k === name || k === name.replace(/\s+/g, '-')) return true;
-  const tag = route.info?.tag?.toLowerCase();
-  if (!tag) return false;
-  const slash = tag.indexOf('/');
-  return k === tag || (slash > 0 && k === tag.slice(0, slash));
+  const tag = route.info?.tag ?? null;
+  return entryNamesProvider(k, route.endpoint!, providerSlug(tag) ?? route.endpoint!) || (tag !== null && k === tag.toLowerCase());
 }
 
 /**

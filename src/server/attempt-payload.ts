@@ -19,6 +19,7 @@ export function attemptPayload(raw: Buffer, original: ChatRequest, choice: Attem
     upstreamModel: model.upstreamModel,
     pinnedEndpoint: choice.pinnedEndpoint,
     ignoredEndpoints: choice.ignoredEndpoints,
+    routingSlugs: model.routingSlugs,
     thinking: choice.thinking,
     thinkingSwitch: model.upstream.thinkingSwitch,
   });

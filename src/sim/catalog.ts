@@ -69,7 +69,7 @@ export function openRouterEndpoints(scenario: Scenario, model: string, created: 
         context_length: context,
         pricing: pricing(p),
         provider_name: p.name,
-        tag: p.name.toLowerCase(),
+        tag: endpointTag(p),
         quantization: p.quantization ?? null,
         max_completion_tokens: info.maxCompletionTokens ?? null,
         max_prompt_tokens: null,
@@ -79,6 +79,11 @@ export function openRouterEndpoints(scenario: Scenario, model: string, created: 
       })),
     },
   };
+}
+
+/** As OpenRouter tags an endpoint: the provider's slug, and its variant (here the quantization) after a "/". */
+export function endpointTag(provider: ProviderSpec): string {
+  return provider.quantization ? `${provider.slug}/${provider.quantization}` : provider.slug;
 }
 
 /** Scenario prices are per million tokens; OpenRouter lists per token as decimal strings. */

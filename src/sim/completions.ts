@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatRequest } from '../protocol/types.js';
 import { deliver } from './delivery.js';
 import { forcedFor, isPreResponseFault, parseForcedFaults, type FaultName, type ForcedFaults } from './faults.js';
-import { candidatesFor, type PriceBalancer } from './openrouter.js';
+import { candidatesFor, type PriceBalancer, type RoutingNames } from './openrouter.js';
 import type { SimProvider } from './provider.js';
 import type { ReplyCache } from './reply-cache.js';
 import type { StatsBook } from './stats.js';
@@ -20,6 +20,7 @@ export interface FleetContext {
   replies: ReplyCache;
   /** Present when the scenario balances by price; absent means scenario order. */
   balancer: PriceBalancer | null;
+  routingNames: RoutingNames;
   created: number;
   nextId(): string;
 }
@@ -33,6 +34,7 @@ export interface Trace {
   body: unknown;
   fault: FaultName | null;
   tried: string[];
+  unmatchedProviders: string[];
 }
 
 /** `direct` is a provider's own endpoint; absent means the OpenRouter-style aggregator. */
@@ -69,7 +71,8 @@ export async function handleCompletion(
   } else {
     const serving = ctx.providers.filter((p) => p.serves(request.model));
     if (serving.length === 0) return modelNotFound(res, request.model);
-    const routing = candidatesFor(serving.map((p) => p.name), request.provider);
+    const routing = candidatesFor(serving.map((p) => p.identity), request.provider, ctx.routingNames);
+    trace.unmatchedProviders = routing.unmatched;
     if (routing.names.length === 0) {
       return sendError(res, 404, 'No allowed providers are available for the selected model.', 'not_found_error', 'no_allowed_providers');
     }

@@ -66,6 +66,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
     book,
     replies: new ReplyCache(),
     balancer,
+    routingNames: scenario.routingNames,
     // Fixed per fleet: reply content never depends on the clock, only this envelope field.
     created: Math.floor(Date.now() / 1000),
     nextId: () => `gen-${scenario.seed.toString(36)}-${(++served).toString(36)}`,

@@ -3,6 +3,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { FaultDice, type FaultName, type Faults } from './faults.js';
 import type { ProviderSpec } from './scenario.js';
+import { endpointTag } from './catalog.js';
+import type { RoutingIdentity } from './openrouter.js';
 
 export class SimProvider {
   faults: Faults;
@@ -11,6 +13,7 @@ export class SimProvider {
   readonly #expected: string | undefined;
   /** Streams waiting for releaseStreams() (scenario `holdStreams`). */
   readonly #held = new Set<() => void>();
+  #identity: RoutingIdentity | undefined;
 
   constructor(
     readonly spec: ProviderSpec,
@@ -24,6 +27,11 @@ export class SimProvider {
 
   get name(): string {
     return this.spec.name;
+  }
+
+  /** How the aggregator's provider preferences name this provider. */
+  get identity(): RoutingIdentity {
+    return (this.#identity ??= { name: this.spec.name, slug: this.spec.slug, tag: endpointTag(this.spec) });
   }
 
   serves(model: string): boolean {

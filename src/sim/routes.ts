@@ -26,7 +26,7 @@ export function handleRequest(ctx: RouteContext, req: IncomingMessage, res: Serv
     admin(ctx, req, res, path).catch((e: unknown) => failed(res, e));
     return;
   }
-  const trace: Trace = { model: '', served: null, stream: false, providerPrefs: null, body: null, fault: null, tried: [] };
+  const trace: Trace = { model: '', served: null, stream: false, providerPrefs: null, body: null, fault: null, tried: [], unmatchedProviders: [] };
   ctx.book.requestStarted();
   res.once('close', () =>
     ctx.book.requestEnded({ at: Date.now(), path, status: res.headersSent ? res.statusCode : 0, ...trace }),

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { FAULT_NAMES, type FaultName, type Faults, withDefaults } from './faults.js';
 import { interpolate } from '../config/index.js';
+import type { RoutingNames } from './openrouter.js';
 
 export class ScenarioError extends Error {
   readonly code = 'invalid_scenario';
@@ -33,6 +34,8 @@ const faultShape = Object.fromEntries(FAULT_NAMES.map((name) => [name, probabili
 export const faultsSchema = z.strictObject(faultShape);
 
 const providerSchema = z.strictObject({
+  /** OpenRouter's slug for the provider ("google-ai-studio" for "Google AI Studio"); by default the name, lowercased, spaces as "-". */
+  slug: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, { error: 'expected a lowercase slug such as "google-ai-studio"' }).optional(),
   models: z.array(z.string().min(1), { error: 'expected a list of model ids' }).min(1, { error: 'expected at least one model' }),
   latencyMs: nonNegative('a number of milliseconds >= 0').default(0),
   firstTokenMs: nonNegative('a number of milliseconds >= 0').default(0),
@@ -71,6 +74,8 @@ const scenarioSchema = z.strictObject({
   models: z.record(z.string(), modelSchema).default({}),
   /** `price`: the aggregator picks a provider weighted by inverse square of price, as OpenRouter does by default; `ordered`: scenario order (predictable, for tests). */
   balancing: z.enum(['ordered', 'price'], { error: 'expected "ordered" or "price"' }).default('ordered'),
+  /** What names a provider in the aggregator's order / only / ignore (see RoutingNames): `slugs` is OpenRouter's documented contract, `slugs-and-names` its practice. */
+  routingNames: z.enum(['slugs', 'slugs-and-names'], { error: 'expected "slugs" or "slugs-and-names"' }).default('slugs-and-names'),
   providers: z
     .record(z.string().regex(providerName, { error: 'provider names are non-empty and contain no "/"' }), providerSchema)
     .refine((providers) => Object.keys(providers).length > 0, { error: 'expected at least one provider' }),
@@ -78,8 +83,10 @@ const scenarioSchema = z.strictObject({
 
 type ProviderInput = z.infer<typeof providerSchema>;
 
-export interface ProviderSpec extends Omit<ProviderInput, 'faults' | 'price' | 'apiKey'> {
+export interface ProviderSpec extends Omit<ProviderInput, 'faults' | 'price' | 'apiKey' | 'slug'> {
+  /** The display name: the scenario's key, what OpenRouter answers carry in `provider`. */
   name: string;
+  slug: string;
   faults: Faults;
   price: { input: number; output: number };
   /** Set and non-empty: requests must carry `Authorization: Bearer <apiKey>`, or the key in `keyHeader`. */
@@ -91,6 +98,7 @@ export type ModelInfo = z.infer<typeof modelSchema>;
 export interface Scenario {
   seed: number;
   balancing: 'ordered' | 'price';
+  routingNames: RoutingNames;
   models: Record<string, ModelInfo>;
   /** In scenario order: the order OpenRouter-style routing tries them. */
   providers: ProviderSpec[];
@@ -102,14 +110,16 @@ export function parseScenario(value: unknown, source = 'scenario'): Scenario {
     const issues = result.error.issues.map(describeIssue);
     throw new ScenarioError(`${source}: ${issues.join('; ')}`, issues);
   }
-  const { seed, models, providers, balancing } = result.data;
+  const { seed, models, providers, balancing, routingNames } = result.data;
   return {
     seed,
     balancing,
+    routingNames,
     models,
     providers: Object.entries(providers).map(([name, p]) => ({
       ...p,
       name,
+      slug: p.slug ?? name.toLowerCase().replace(/\s+/g, '-'),
       faults: withDefaults(p.faults),
       price: { input: p.price?.input ?? 0, output: p.price?.output ?? 0 },
       // An unset `${VAR}` leaves an empty key, which means the provider takes anyone.

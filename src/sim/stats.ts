@@ -19,6 +19,8 @@ export interface RecentRequest {
   fault: string | null;
   /** Providers that failed before this one answered (OpenRouter fallback), in order. */
   tried: string[];
+  /** Entries of the request's provider order / only / ignore that named no provider of the model (OpenRouter drops them silently). */
+  unmatchedProviders: string[];
 }
 
 export interface ProviderStats {

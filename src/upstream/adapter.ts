@@ -6,10 +6,15 @@ import type { ChatRequest } from '../protocol/types.js';
 /** Where one attempt goes: the upstream model, and for aggregators the endpoint pinned or the ones to avoid. */
 export interface AttemptTarget {
   upstreamModel: string;
-  /** Pin to exactly this endpoint (canary probes, route-level retries). */
+  /** Pin to exactly this endpoint, by display name (canary probes, route-level retries). */
   pinnedEndpoint: string | null;
-  /** Endpoints out of service, to be kept out of the aggregator's choice. */
+  /** Endpoints out of service, by display name, to be kept out of the aggregator's choice. */
   ignoredEndpoints: readonly string[];
+  /**
+   * The model's endpoints by display name (and lowercased), each to the slug provider routing
+   * is sent (see endpoint-names.ts); a name missing here is sent as it is.
+   */
+  routingSlugs: ReadonlyMap<string, string>;
   /** Reasoning on, off, or as the client asked (auto). */
   thinking: 'on' | 'off' | 'auto';
   /** The provider's own request fragments for switching reasoning, from the config. */
@@ -27,8 +32,9 @@ export interface UpstreamAdapter {
 }
 
 export interface EndpointInfo {
-  /** The name used in provider.order / provider.ignore, e.g. "DeepInfra". */
+  /** The provider's display name, e.g. "DeepInfra": what answers name in `provider` and route ids use. */
   name: string;
+  /** The endpoint's tag ("deepinfra/fp8"), or the provider's slug alone; its provider part is what order / ignore are sent. */
   tag: string | null;
   quantization: string | null;
   pricing: { prompt: number; completion: number } | null;

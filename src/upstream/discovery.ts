@@ -2,6 +2,7 @@
 // endpoints serve a model right now. Each becomes a route Warden can pin, probe and shed.
 import { request, type Dispatcher } from 'undici';
 import type { EndpointInfo } from './adapter.js';
+import { providerSlug } from './endpoint-names.js';
 import { fromUndiciError, invalidResponse, UpstreamFailure } from './errors.js';
 
 export interface DiscoveryRequest {
@@ -42,7 +43,7 @@ export function parseEndpointListing(text: string): EndpointInfo[] {
     const name = typeof raw?.provider_name === 'string' ? raw.provider_name : null;
     if (!name) continue;
     // One provider can list several endpoints of a model ("deepinfra/fp8", "deepinfra/turbo"),
-    // but answers name only the provider, and Warden pins and ignores by that name: they are
+    // but answers name only the provider, and Warden pins and ignores the provider: they are
     // one route, the provider's, and its tag is the provider slug that names them all.
     const same = out.findIndex((e) => e.name.toLowerCase() === name.toLowerCase());
     if (same !== -1) {
@@ -63,6 +64,3 @@ export function parseEndpointListing(text: string): EndpointInfo[] {
   return out;
 }
 
-function providerSlug(tag: string | null): string | null {
-  return tag === null ? null : tag.split('/')[0]!;
-}

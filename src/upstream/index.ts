@@ -6,6 +6,7 @@ export { PoolSet, poolFor, type UpstreamTarget } from './pools.js';
 export { carriesReasoning, stripReasoning, stripReasoningDelta } from './thinking.js';
 export { credentialsIn, redactBody, redactText } from './redact.js';
 export { listEndpoints, parseEndpointListing } from './discovery.js';
+export { entryNamesProvider, providerSlug, routingSlug } from './endpoint-names.js';
 export { UpstreamFailure, isUpstreamFailure, invalidResponse, sinkFailure, streamCut, timeoutFailure, routeShed, quotaFull } from './errors.js';
 
 import type { UpstreamAdapter } from './adapter.js';

@@ -1,9 +1,11 @@
 // OpenRouter: one model name, many provider endpoints behind it. Pinning sends
-// `provider: {order: [name], allow_fallbacks: false}` so nothing can mask the pinned
-// endpoint's faults; normal traffic adds the out-of-service endpoints to `provider.ignore`,
-// merged with whatever routing preferences the client sent.
+// `provider: {order: [slug], allow_fallbacks: false}` so nothing can mask the pinned
+// endpoint's faults; normal traffic adds the out-of-service endpoints' slugs to
+// `provider.ignore`, merged with whatever routing preferences the client sent. Warden knows
+// endpoints by display name; only what goes on the wire is a slug (endpoint-names.ts).
 import type { ProviderPreferences } from '../protocol/types.js';
 import type { AttemptTarget, UpstreamAdapter } from './adapter.js';
+import { entryNamesProvider } from './endpoint-names.js';
 import { applySwitch } from './thinking.js';
 
 export const openRouter: UpstreamAdapter = {
@@ -27,16 +29,19 @@ export function mergeProviderPreferences(client: ProviderPreferences | undefined
   if (target.pinnedEndpoint !== null) {
     // A pin overrides the client's order and fallbacks, by definition of a pin; other
     // preferences (data collection, quantizations, …) still apply.
-    return { ...client, order: [target.pinnedEndpoint], allow_fallbacks: false, only: undefined, ignore: undefined };
+    return { ...client, order: [slugOf(target, target.pinnedEndpoint)], allow_fallbacks: false, only: undefined, ignore: undefined };
   }
   if (target.ignoredEndpoints.length === 0) return client;
-  const ignore = client?.ignore?.length ? union(client.ignore, target.ignoredEndpoints) : [...target.ignoredEndpoints];
+  const ignore = client?.ignore?.length ? [...client.ignore] : [];
+  const given = ignore.map((entry) => entry.trim().toLowerCase());
+  for (const name of target.ignoredEndpoints) {
+    const slug = slugOf(target, name);
+    // An endpoint the client already ignores, by whichever of its names, is not listed twice.
+    if (!given.some((entry) => entryNamesProvider(entry, name, slug))) ignore.push(slug);
+  }
   return { ...client, ignore };
 }
 
-function union(a: readonly string[], b: readonly string[]): string[] {
-  const seen = new Set(a.map((s) => s.toLowerCase()));
-  const out = [...a];
-  for (const name of b) if (!seen.has(name.toLowerCase())) out.push(name);
-  return out;
+function slugOf(target: AttemptTarget, endpoint: string): string {
+  return target.routingSlugs.get(endpoint) ?? target.routingSlugs.get(endpoint.toLowerCase()) ?? endpoint;
 }

@@ -100,7 +100,7 @@ test('a restart keeps every quarantine, runtime block and audit event', async ()
     assert.ok(second.gateway.store.audit(10, { type: 'quarantine' }).length === 1);
     await second.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'Hello!' }] });
     const ignored = (second.fleet.stats().recent.at(-1)!.providerPrefs as { ignore: string[] }).ignore.sort();
-    assert.deepEqual(ignored, ['A', 'Stray']);
+    assert.deepEqual(ignored, ['a', 'stray']);
   } finally {
     await second.close();
   }

@@ -63,7 +63,7 @@ describe('seed 000, case one: 19 of 20 replies polluted at the start, among 14 h
     assert.deepEqual(views.filter((v) => v.state !== 'healthy').map((v) => [v.id, v.state]), [['chat-main@openrouter/Stray', 'quarantined']]);
 
     await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'Hello!' }] });
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Stray'] }, 'live traffic keeps out of the quarantined endpoint');
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['stray'] }, 'live traffic keeps out of the quarantined endpoint');
 
     await h.gateway.notifier.settled();
     assert.ok(hook.received.some((n) => n.type === 'quarantine' && n.route === 'chat-main@openrouter/Stray'), 'the admin is notified');
@@ -74,7 +74,7 @@ describe('seed 000, case one: 19 of 20 replies polluted at the start, among 14 h
   test('every probe was pinned to its endpoint with fallbacks off', () => {
     const pinned = h.fleet.stats().recent.filter((r) => (r.providerPrefs as { allow_fallbacks?: boolean } | null)?.allow_fallbacks === false);
     assert.ok(pinned.length >= 15 * 6);
-    for (const r of pinned) assert.deepEqual((r.providerPrefs as { order: string[] }).order, [r.served]);
+    for (const r of pinned) assert.deepEqual((r.providerPrefs as { order: string[] }).order, [r.served!.toLowerCase()]);
   });
 });
 

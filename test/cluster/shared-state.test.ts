@@ -102,7 +102,7 @@ describe('shared state across three instances', { skip: missing ?? false }, () =
     const { id } = (await res.json()) as { id: string };
     await until(() => b.gateway.blocklist.isBlocked('chat-main@openrouter/Alpha'), 'B holds the block', 1_000);
     await b.client.chat.completions.create({ model: 'chat', messages: HELLO });
-    assert.deepEqual(fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Alpha'] });
+    assert.deepEqual(fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['alpha'] });
     assert.ok(b.gateway.store.audit(10, { type: 'block_added' }).some((e) => e.detail.id === id), 'A\u2019s audit event is visible on B');
 
     assert.equal((await admin(a, 'DELETE', `/admin/blocklist/${id}`)).status, 200);
@@ -118,6 +118,6 @@ describe('shared state across three instances', { skip: missing ?? false }, () =
     assert.equal(a.gateway.control.views().find((v) => v.id === 'chat-main@openrouter/Stray')?.state, 'quarantined');
     await until(() => b.gateway.blocklist.isBlocked('chat-main@openrouter/Stray') && c.gateway.blocklist.isBlocked('chat-main@openrouter/Stray'), 'B and C hold the quarantine', 1_000);
     await c.client.chat.completions.create({ model: 'chat', messages: HELLO });
-    assert.deepEqual(fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Stray'] });
+    assert.deepEqual(fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['stray'] });
   });
 });

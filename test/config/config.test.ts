@@ -198,3 +198,13 @@ test('warden check-config refuses a role schema that does not compile', () => {
   assert.equal(failed.status, 1, failed.stdout);
   assert.match(failed.stderr, /roles\.chat\.schema \(line 9\): the JSON Schema does not compile: /);
 });
+
+test('an OpenRouter route listed in the config may give its slug; a slug that is a display name is refused by its path', () => {
+  const listed = (routes: string) => BASE.replace('routes: discover', `routes: ${routes}`);
+  const config = parseConfig(listed('[{ name: Google AI Studio, slug: google-ai-studio }, DeepInfra]'), 'test.yaml', { OPENROUTER_API_KEY: 'k' });
+  assert.deepEqual(config.models['chat-main']!.routes, [{ name: 'Google AI Studio', slug: 'google-ai-studio' }, 'DeepInfra']);
+  const issues = issuesOf(listed('[{ name: Google AI Studio, slug: Google AI Studio }]'));
+  assert.equal(issues.length, 1, JSON.stringify(issues));
+  assert.equal(issues[0]!.path, 'models.chat-main.routes[0].slug');
+  assert.match(issues[0]!.message, /expected an OpenRouter provider slug such as "google-ai-studio"/);
+});

@@ -60,7 +60,7 @@ test('an endpoint whose breaker was open before a restart is still ignored after
   try {
     assert.equal(second.gateway.breakers.state('chat-main@openrouter/Beta'), 'open', 'known open before any request');
     await second.client.chat.completions.create({ model: 'chat', messages: HELLO });
-    assert.deepEqual(fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Beta'] });
+    assert.deepEqual(fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['beta'] });
   } finally {
     await second.gateway.close();
   }

@@ -68,7 +68,7 @@ describe('the client\u2019s provider preferences and Warden\u2019s out-of-servic
     await openBreaker('Alpha');
     const { response } = await create({ only: ['alpha', 'gamma'] }).withResponse();
     assert.equal(response.headers.get('x-warden-route'), 'chat-main@openrouter/Gamma');
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { only: ['alpha', 'gamma'], ignore: ['Alpha'] });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { only: ['alpha', 'gamma'], ignore: ['alpha'] });
   });
 
   test('a recovery probe does not ride on a request whose client excluded that endpoint', async () => {
@@ -79,11 +79,11 @@ describe('the client\u2019s provider preferences and Warden\u2019s out-of-servic
       const last = h.fleet.stats().recent.at(-1)!;
       assert.notEqual(last.served, 'Beta', JSON.stringify(provider));
       assert.notEqual(response.headers.get('x-warden-route'), 'chat-main@openrouter/Beta');
-      assert.equal((last.providerPrefs as { order?: string[] }).order?.includes('Beta') ?? false, false);
+      assert.equal((last.providerPrefs as { order?: string[] }).order?.includes('beta') ?? false, false);
     }
     // A request that lets Beta serve carries the probe.
     await create({ only: ['beta', 'alpha'] }).catch((e) => assert.fail(`last: ${e} ${JSON.stringify(h.fleet.stats().recent.slice(-4).map((r) => [r.served, r.providerPrefs]))}`));
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { order: ['Beta'], allow_fallbacks: false });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { order: ['beta'], allow_fallbacks: false });
     assert.equal(h.gateway.breakers.state('chat-main@openrouter/Beta'), 'closed');
   });
 

@@ -42,7 +42,7 @@ describe('OpenRouter endpoints as routes', () => {
     assert.equal(response.headers.get('x-warden-route'), 'chat-main@openrouter/Alpha');
     assert.match(response.headers.get('x-warden-fallback') ?? '', /^quality:\w+ at chat-main@openrouter\/Stray$/);
     const recent = h.fleet.stats().recent.slice(-2);
-    assert.deepEqual(recent.map((r) => [r.served, r.providerPrefs]), [['Stray', null], ['Alpha', { ignore: ['Stray'] }]]);
+    assert.deepEqual(recent.map((r) => [r.served, r.providerPrefs]), [['Stray', null], ['Alpha', { ignore: ['stray'] }]]);
     assert.ok(!/^[*"」.:]/.test(data.choices[0]!.message.content!));
   });
 
@@ -54,12 +54,12 @@ describe('OpenRouter endpoints as routes', () => {
     assert.equal(h.gateway.breakers.state('chat-main@openrouter/Beta'), 'open');
     h.fleet.setFaults('Stray', {});
     await h.client.chat.completions.create({ model: 'chat', messages: HELLO });
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Beta'] });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['beta'] });
 
     h.fleet.setFaults('Beta', {});
     clock.advance(10_001);
     const { response } = await h.client.chat.completions.create({ model: 'chat', messages: HELLO }).withResponse();
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { order: ['Beta'], allow_fallbacks: false });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { order: ['beta'], allow_fallbacks: false });
     assert.equal(response.headers.get('x-warden-route'), 'chat-main@openrouter/Beta');
     assert.equal(h.gateway.breakers.state('chat-main@openrouter/Beta'), 'closed');
     await h.client.chat.completions.create({ model: 'chat', messages: HELLO });
@@ -77,8 +77,8 @@ describe('OpenRouter endpoints as routes', () => {
     // Beta is still failing when its cooldown ends: the role request carries the probe, which fails.
     const { response } = await h.client.chat.completions.create({ model: 'chat', messages: HELLO }).withResponse();
     const [probe, fallback] = h.fleet.stats().recent.slice(-2);
-    assert.deepEqual(probe!.providerPrefs, { order: ['Beta'], allow_fallbacks: false });
-    assert.deepEqual(fallback!.providerPrefs, { ignore: ['Beta'] }, 'no order, no allow_fallbacks left over from the probe');
+    assert.deepEqual(probe!.providerPrefs, { order: ['beta'], allow_fallbacks: false });
+    assert.deepEqual(fallback!.providerPrefs, { ignore: ['beta'] }, 'no order, no allow_fallbacks left over from the probe');
     assert.notEqual(response.headers.get('x-warden-route'), 'chat-main@openrouter/Beta');
     assert.equal(response.headers.get('x-warden-fallback'), 'transport:upstream_status_503 at chat-main@openrouter/Beta');
     h.fleet.setFaults('Beta', {});

@@ -74,11 +74,11 @@ describe('admin API', () => {
     assert.equal(added.status, 201);
     assert.match(added.body.id, /^blk_/);
     await h.client.chat.completions.create({ model: 'chat', messages: HELLO });
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Alpha', 'Beta'] });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['alpha', 'beta'] });
     const removed = await admin('DELETE', `/admin/blocklist/${added.body.id}`);
     assert.equal(removed.status, 200);
     await h.client.chat.completions.create({ model: 'chat', messages: HELLO });
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Alpha'] });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['alpha'] });
     const events = await admin('GET', '/admin/audit?route=chat-main%40openrouter%2FBeta');
     assert.deepEqual((events.body.events as any[]).map((e) => e.type), ['block_removed', 'block_added']);
   });

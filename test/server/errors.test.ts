@@ -125,10 +125,10 @@ describe('OpenRouter routing preferences in the request', () => {
   test('valid preferences still pass, merged with the blocked endpoint', async () => {
     const ok = await send({ ignore: ['Beta'], order: ['Gamma'], allow_fallbacks: true, sort: 'price' });
     assert.ok(ok.choices[0]!.message.content);
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Beta', 'Alpha'], order: ['Gamma'], allow_fallbacks: true, sort: 'price' });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Beta', 'alpha'], order: ['Gamma'], allow_fallbacks: true, sort: 'price' });
     // Null is how SDKs send an unset field; OpenRouter takes it as absent.
     await send({ ignore: null, order: null, only: null, allow_fallbacks: null });
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Alpha'], order: null, only: null, allow_fallbacks: null });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['alpha'], order: null, only: null, allow_fallbacks: null });
   });
 });
 

@@ -75,7 +75,7 @@ describe('proxy', () => {
 
   test('naming a route id pins that endpoint with fallbacks off', async () => {
     const { response } = await h.client.chat.completions.create({ model: 'chat-main@openrouter/Gamma', messages: HELLO }).withResponse();
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { order: ['Gamma'], allow_fallbacks: false });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { order: ['gamma'], allow_fallbacks: false });
     assert.equal(response.headers.get('x-warden-route'), 'chat-main@openrouter/Gamma');
   });
 
@@ -110,13 +110,13 @@ blocklist:
 
   test('built-in blocklist entries reach OpenRouter as provider.ignore, merged with the client preferences', async () => {
     const { response } = await h.client.chat.completions.create({ model: 'chat', messages: HELLO }).withResponse();
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['Alpha'] });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { ignore: ['alpha'] });
     assert.notEqual(response.headers.get('x-warden-route'), 'chat-main@openrouter/Alpha');
 
     const body = { model: 'chat', messages: HELLO, provider: { order: ['Gamma'], ignore: ['Beta'], data_collection: 'deny' } };
     const res = await fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     assert.equal(res.status, 200);
-    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { order: ['Gamma'], ignore: ['Beta', 'Alpha'], data_collection: 'deny' });
+    assert.deepEqual(h.fleet.stats().recent.at(-1)!.providerPrefs, { order: ['Gamma'], ignore: ['Beta', 'alpha'], data_collection: 'deny' });
     assert.equal(res.headers.get('x-warden-route'), 'chat-main@openrouter/Gamma');
   });
 

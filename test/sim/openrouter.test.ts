@@ -4,7 +4,13 @@ import { test } from 'node:test';
 import { candidatesFor } from '../../src/sim/openrouter.js';
 import { ask, BASE_SCENARIO, chunks, fleetFor, MODEL, post, postStream } from './fleet-helpers.js';
 
-const serving = ['Alpha', 'Beta', 'Gamma'];
+const serving = ['Alpha', 'Beta', 'Gamma'].map((name) => ({ name, slug: name.toLowerCase(), tag: name.toLowerCase() }));
+// Display names that differ from their slugs beyond case, and one provider with two variants' tag.
+const named = [
+  { name: 'Google AI Studio', slug: 'google-ai-studio', tag: 'google-ai-studio' },
+  { name: 'Amazon Bedrock', slug: 'amazon-bedrock', tag: 'amazon-bedrock' },
+  { name: 'DeepInfra', slug: 'deepinfra', tag: 'deepinfra/fp8' },
+];
 
 test('candidates: scenario order by default; only, ignore and order compare case-insensitively', () => {
   assert.deepEqual(candidatesFor(serving, undefined).names, ['Alpha', 'Beta', 'Gamma']);
@@ -14,11 +20,23 @@ test('candidates: scenario order by default; only, ignore and order compare case
   assert.deepEqual(candidatesFor(serving, { order: ['Gamma'], ignore: ['Gamma'] }).names, ['Alpha', 'Beta']);
 });
 
+test('candidates: slugs and endpoint tags name a provider; display names only where the fleet accepts them', () => {
+  for (const mode of ['slugs', 'slugs-and-names'] as const) {
+    assert.deepEqual(candidatesFor(named, { order: ['amazon-bedrock'], allow_fallbacks: false }, mode), { names: ['Amazon Bedrock'], allowFallbacks: false, unmatched: [] });
+    assert.deepEqual(candidatesFor(named, { ignore: ['Google-AI-Studio', 'deepinfra/FP8'] }, mode).names, ['Amazon Bedrock']);
+  }
+  // What OpenRouter documents: a display name is no slug, and an entry naming nothing is dropped without a word.
+  assert.deepEqual(candidatesFor(named, { order: ['Google AI Studio'], allow_fallbacks: false }, 'slugs'), { names: [], allowFallbacks: false, unmatched: ['Google AI Studio'] });
+  assert.deepEqual(candidatesFor(named, { ignore: ['Google AI Studio'] }, 'slugs').names, ['Google AI Studio', 'Amazon Bedrock', 'DeepInfra']);
+  // What it accepts in practice.
+  assert.deepEqual(candidatesFor(named, { ignore: ['google ai studio'], only: ['AMAZON BEDROCK', 'deepinfra'] }, 'slugs-and-names'), { names: ['Amazon Bedrock', 'DeepInfra'], allowFallbacks: true, unmatched: [] });
+});
+
 test('candidates: allow_fallbacks false keeps only the providers named in order, else in only', () => {
-  assert.deepEqual(candidatesFor(serving, { order: ['Beta'], allow_fallbacks: false }), { names: ['Beta'], allowFallbacks: false });
+  assert.deepEqual(candidatesFor(serving, { order: ['Beta'], allow_fallbacks: false }), { names: ['Beta'], allowFallbacks: false, unmatched: [] });
   assert.deepEqual(candidatesFor(serving, { only: ['Gamma'], allow_fallbacks: false }).names, ['Gamma']);
   assert.deepEqual(candidatesFor(serving, { allow_fallbacks: false }).names, ['Alpha']);
-  assert.deepEqual(candidatesFor(serving, { order: ['Nobody'], allow_fallbacks: false }).names, []);
+  assert.deepEqual(candidatesFor(serving, { order: ['Nobody'], allow_fallbacks: false }), { names: [], allowFallbacks: false, unmatched: ['Nobody'] });
 });
 
 test('responses name the provider that answered, in the body and in every chunk', async (t) => {
@@ -98,7 +116,7 @@ test('the endpoints listing describes each provider of a model', async (t) => {
   assert.deepEqual(data.endpoints.map((e) => e.provider_name), ['Alpha', 'Beta', 'Gamma']);
   const [alpha] = data.endpoints;
   assert.equal(alpha?.name, `Alpha | ${MODEL}`);
-  assert.equal(alpha?.tag, 'alpha');
+  assert.equal(alpha?.tag, 'alpha/fp8', 'the slug, and the variant after a "/"');
   assert.equal(alpha?.quantization, 'fp8');
   assert.equal(alpha?.context_length, 64000);
   assert.deepEqual(alpha?.pricing, { prompt: '0.0000003', completion: '0.0000012', request: '0', image: '0' });

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeProviderPreferences, parseEndpointListing } from '../../src/upstream/index.js';
 
-const target = (pinned: string | null, ignored: string[]) => ({ upstreamModel: 'm', pinnedEndpoint: pinned, ignoredEndpoints: ignored, thinking: 'auto' as const });
+const target = (pinned: string | null, ignored: string[], routingSlugs = new Map<string, string>()) => ({ upstreamModel: 'm', pinnedEndpoint: pinned, ignoredEndpoints: ignored, routingSlugs, thinking: 'auto' as const });
+// As the catalog keeps them: display name (and lowercased) to slug.
+const SLUGS = new Map([['Google AI Studio', 'google-ai-studio'], ['google ai studio', 'google-ai-studio'], ['DeepInfra', 'deepinfra'], ['deepinfra', 'deepinfra']]);
 
 test('no pin and nothing out of service leaves the client preferences alone', () => {
   const client = { order: ['A'], sort: 'price' };
@@ -13,6 +15,21 @@ test('no pin and nothing out of service leaves the client preferences alone', ()
 test('out-of-service endpoints are added to the ignore list without duplicates', () => {
   assert.deepEqual(mergeProviderPreferences(undefined, target(null, ['B'])), { ignore: ['B'] });
   assert.deepEqual(mergeProviderPreferences({ ignore: ['b', 'C'], sort: 'price' }, target(null, ['B', 'D'])), { ignore: ['b', 'C', 'D'], sort: 'price' });
+});
+
+test('a pin and an ignore name the endpoint by its slug, not its display name', () => {
+  assert.deepEqual(mergeProviderPreferences(undefined, target('Google AI Studio', [], SLUGS))?.order, ['google-ai-studio']);
+  assert.deepEqual(mergeProviderPreferences(undefined, target('google ai studio', [], SLUGS))?.order, ['google-ai-studio'], 'a pin in another case');
+  assert.deepEqual(mergeProviderPreferences({ sort: 'price' }, target(null, ['Google AI Studio', 'DeepInfra'], SLUGS)), { sort: 'price', ignore: ['google-ai-studio', 'deepinfra'] });
+  assert.deepEqual(mergeProviderPreferences(undefined, target(null, ['Unlisted One'], SLUGS)), { ignore: ['Unlisted One'] }, 'a name with no known slug is sent as it is');
+});
+
+test('an endpoint the client already ignores, by display name, slug or name written as a slug, is not added again', () => {
+  for (const given of ['Google AI Studio', 'GOOGLE-AI-STUDIO', ' google ai studio ']) {
+    assert.deepEqual(mergeProviderPreferences({ ignore: [given] }, target(null, ['Google AI Studio', 'DeepInfra'], SLUGS)), { ignore: [given, 'deepinfra'] }, given);
+  }
+  // One endpoint of a provider is not the provider: Warden's ignore of the whole provider still goes.
+  assert.deepEqual(mergeProviderPreferences({ ignore: ['deepinfra/fp8'] }, target(null, ['DeepInfra'], SLUGS)), { ignore: ['deepinfra/fp8', 'deepinfra'] });
 });
 
 test('a pin sends order [name] with fallbacks off and drops the client ordering', () => {
