@@ -36,8 +36,10 @@ export function mergeProviderPreferences(client: ProviderPreferences | undefined
   const given = ignore.map((entry) => entry.trim().toLowerCase());
   for (const name of target.ignoredEndpoints) {
     const slug = slugOf(target, name);
-    // An endpoint the client already ignores, by whichever of its names, is not listed twice.
-    if (!given.some((entry) => entryNamesProvider(entry, name, slug))) ignore.push(slug);
+    // An endpoint already ignored (by the client, by whichever of its names) is not listed twice.
+    if (given.some((entry) => entryNamesProvider(entry, name, slug))) continue;
+    ignore.push(slug);
+    given.push(slug.toLowerCase());
   }
   return { ...client, ignore };
 }

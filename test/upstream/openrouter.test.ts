@@ -28,6 +28,7 @@ test('an endpoint the client already ignores, by display name, slug or name writ
   for (const given of ['Google AI Studio', 'GOOGLE-AI-STUDIO', ' google ai studio ']) {
     assert.deepEqual(mergeProviderPreferences({ ignore: [given] }, target(null, ['Google AI Studio', 'DeepInfra'], SLUGS)), { ignore: [given, 'deepinfra'] }, given);
   }
+  assert.deepEqual(mergeProviderPreferences(undefined, target(null, ['Google AI Studio', 'google ai studio'], SLUGS)), { ignore: ['google-ai-studio'] }, 'two names of one slug');
   // One endpoint of a provider is not the provider: Warden's ignore of the whole provider still goes.
   assert.deepEqual(mergeProviderPreferences({ ignore: ['deepinfra/fp8'] }, target(null, ['DeepInfra'], SLUGS)), { ignore: ['deepinfra/fp8', 'deepinfra'] });
 });
