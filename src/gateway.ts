@@ -204,6 +204,8 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     roles,
     blocklist,
     breakers: breakerPolicies,
+    catalog,
+    pools,
     canary: canaryLive.options,
     canarySchedule: scheduler,
     credentials,
