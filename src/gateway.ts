@@ -180,6 +180,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     requests,
     log,
     bodyLimit: config.server.bodyLimit,
+    receiveTimeouts: { requestMs: config.server.requestTimeout, headersMs: config.server.headersTimeout },
     credentials,
     modelList: () => modelList(router),
     readiness: () => {
@@ -209,6 +210,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
     canary: canaryLive.options,
     canarySchedule: scheduler,
     credentials,
+    server,
     exposed: () => listeningHost !== null && !LOOPBACK.test(listeningHost) && !config.server.allowAnonymous,
     notifier,
     audit,

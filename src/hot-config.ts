@@ -1,13 +1,15 @@
 // A reloaded YAML applied to the running gateway: roles (under the runtime overlay), the
 // built-in blocklist, breaker settings (the top-level ones and each model's override),
 // upstream timeouts (top-level, a provider's, a model's), the client keys and admin tokens,
+// the time a request may take to arrive (server.requestTimeout, server.headersTimeout),
 // the webhooks, and the canary's rules and interval take effect at once; sections that shape connections, the catalog or the store keep their running values
 // until a restart, which is logged and audited. An invalid file changes nothing and is
 // audited with its errors.
+import type { Server } from 'node:http';
 import type { CanaryRunnerOptions } from './canary/index.js';
 import { policyFromConfig } from './canary/index.js';
 import { parseRouteId, type Catalog } from './catalog/index.js';
-import { breakersChanged, changedSections, ConfigError, credentialsChanged, isConfigError, reloadable, timeoutsChanged, validateConfig, type ConfigIssue, type HotPart, type Section, type WardenConfig } from './config/index.js';
+import { breakersChanged, changedSections, ConfigError, credentialsChanged, isConfigError, receiveLimitsChanged, reloadable, timeoutsChanged, validateConfig, type ConfigIssue, type HotPart, type Section, type WardenConfig } from './config/index.js';
 import type { Blocklist } from './health/index.js';
 import type { BreakerPolicy } from './resilience/index.js';
 import type { Credentials } from './server/index.js';
@@ -73,6 +75,8 @@ export interface HotConfigOptions {
   canarySchedule: { reschedule(intervalMs: number): void } | null;
   /** The keys and tokens the server reads on each request. */
   credentials: Credentials;
+  /** The HTTP server, whose receive limits node:http reads at each look for late requests. */
+  server: Server;
   /** Whether the gateway listens beyond loopback without server.allowAnonymous: it must keep a client key. */
   exposed: () => boolean;
   /** Where notices go: a reload's webhooks serve from the next notice. */
@@ -117,6 +121,10 @@ export class HotConfig {
     if (breakersChanged(hot)) this.o.breakers.update(next);
     if (timeoutsChanged(hot)) this.#retime(next);
     if (credentialsChanged(hot)) this.o.credentials.update(next.server);
+    if (receiveLimitsChanged(hot)) {
+      this.o.server.requestTimeout = next.server.requestTimeout;
+      this.o.server.headersTimeout = next.server.headersTimeout;
+    }
     if (hot.includes('notify')) this.o.notifier.update(webhookSettings(next));
     if (hot.includes('canary')) this.#reloadCanary(next);
     // Always: the overlay is checked again against the new base even when the YAML roles did not change.

@@ -5,7 +5,9 @@
 // are read by each request the way the top-level `timeouts` are (a changed connect timeout
 // gets a new pool), while the rest of a model or provider shapes its catalog entry; the
 // server's client keys and admin tokens are read on each request (a leaked key is rotated
-// without a restart), while its address, limits and drain windows were fixed at start.
+// without a restart), and node:http reads its receive limits (requestTimeout, headersTimeout)
+// at each look for late requests, while its address, other limits and drain windows were fixed
+// at start.
 import { createHash } from 'node:crypto';
 import { Secret } from './secret.js';
 import type { ModelConfig, WardenConfig } from './schema.js';
@@ -16,9 +18,11 @@ export type Section = keyof WardenConfig;
  * What a reload applied: a section, one model's breaker override (`models.chat-main.breaker`),
  * one model's or provider's timeouts (`providers.alpha.timeouts`), or the server's credentials.
  */
-export type HotPart = Section | `models.${string}.${'breaker' | 'timeouts'}` | `providers.${string}.timeouts` | CredentialPart;
+export type HotPart = Section | `models.${string}.${'breaker' | 'timeouts'}` | `providers.${string}.timeouts` | CredentialPart | ReceiveLimitPart;
 
 export type CredentialPart = 'server.clientKeys' | 'server.adminTokens';
+
+export type ReceiveLimitPart = 'server.requestTimeout' | 'server.headersTimeout';
 
 /** Applied to the running gateway by a reload. `canary` only while it stays on (a new interval reschedules its rounds). */
 export const HOT_SECTIONS: readonly Section[] = ['roles', 'blocklist', 'breaker', 'timeouts', 'canary', 'notify'];
@@ -39,11 +43,13 @@ export function changedSections(prev: WardenConfig, next: WardenConfig): Section
   const changed = (s: Section) =>
     s === 'models' ? fingerprint(withoutLiveParts(prev.models)) !== fingerprint(withoutLiveParts(next.models))
     : s === 'providers' ? fingerprint(withoutLiveParts(prev.providers)) !== fingerprint(withoutLiveParts(next.providers))
-    : s === 'server' ? fingerprint(withoutCredentials(prev.server)) !== fingerprint(withoutCredentials(next.server))
+    : s === 'server' ? fingerprint(withoutLiveServerParts(prev.server)) !== fingerprint(withoutLiveServerParts(next.server))
     : fingerprint(prev[s]) !== fingerprint(next[s]);
   const hot: HotPart[] = HOT_SECTIONS.filter(changed);
   if (fingerprint(prev.server.clientKeys) !== fingerprint(next.server.clientKeys)) hot.push('server.clientKeys');
   if (fingerprint([prev.server.adminToken, prev.server.adminTokens]) !== fingerprint([next.server.adminToken, next.server.adminTokens])) hot.push('server.adminTokens');
+  if (prev.server.requestTimeout !== next.server.requestTimeout) hot.push('server.requestTimeout');
+  if (prev.server.headersTimeout !== next.server.headersTimeout) hot.push('server.headersTimeout');
   const restart = RESTART_SECTIONS.filter(changed);
   // Whether there is a canary at all is set at start (its runner and scheduler); its rules and interval reload.
   if (hot.includes('canary') && (!prev.canary || !next.canary)) {
@@ -70,7 +76,12 @@ export function timeoutsChanged(hot: readonly HotPart[]): boolean {
 
 /** Whether a reload changed who may call: client keys or admin tokens. */
 export function credentialsChanged(hot: readonly HotPart[]): boolean {
-  return hot.some((part) => part.startsWith('server.'));
+  return hot.includes('server.clientKeys') || hot.includes('server.adminTokens');
+}
+
+/** Whether a reload changed how long a request may take to arrive. */
+export function receiveLimitsChanged(hot: readonly HotPart[]): boolean {
+  return hot.includes('server.requestTimeout') || hot.includes('server.headersTimeout');
 }
 
 /** Whether a reload changed any route's breaker settings: the top-level ones or a model's own. */
@@ -82,15 +93,16 @@ export function breakersChanged(hot: readonly HotPart[]): boolean {
  * The next config with what a reload cannot apply taken from the running one. Running models
  * keep their running shape but take the file's breaker overrides and timeouts, which apply at
  * once; running providers take the file's timeouts, and the running server settings the
- * file's credentials, likewise.
+ * file's credentials and receive limits, likewise.
  */
 export function reloadable(prev: WardenConfig, next: WardenConfig, restart: readonly Section[]): Record<string, unknown> {
   const out: Record<string, unknown> = { ...next };
   for (const s of restart) out[s] = prev[s];
   if (restart.includes('server')) {
-    const { clientKeys, adminToken, adminTokens } = next.server;
+    const { clientKeys, adminToken, adminTokens, requestTimeout, headersTimeout } = next.server;
     const { adminToken: _running, ...kept } = prev.server;
-    out.server = adminToken === undefined ? { ...kept, clientKeys, adminTokens } : { ...kept, clientKeys, adminToken, adminTokens };
+    const live = { clientKeys, adminTokens, requestTimeout, headersTimeout };
+    out.server = adminToken === undefined ? { ...kept, ...live } : { ...kept, ...live, adminToken };
   }
   if (restart.includes('models')) {
     out.models = Object.fromEntries(Object.entries(prev.models).map(([name, model]) => [name, Object.hasOwn(next.models, name) ? withLiveParts(model, next.models[name]!) : model]));
@@ -107,8 +119,9 @@ function withLiveParts(model: ModelConfig, file: ModelConfig): ModelConfig {
   return file.breaker === undefined ? { ...rest, timeouts: file.timeouts } : { ...rest, timeouts: file.timeouts, breaker: file.breaker };
 }
 
-function withoutCredentials(server: WardenConfig['server']): Omit<WardenConfig['server'], 'clientKeys' | 'adminToken' | 'adminTokens'> {
-  const { clientKeys: _keys, adminToken: _token, adminTokens: _tokens, ...rest } = server;
+/** The server settings without what a reload applies (credentials, receive limits): what only a restart changes. */
+function withoutLiveServerParts(server: WardenConfig['server']): Record<string, unknown> {
+  const { clientKeys: _keys, adminToken: _token, adminTokens: _tokens, requestTimeout: _request, headersTimeout: _headers, ...rest } = server;
   return rest;
 }
 
