@@ -4,7 +4,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
 import { parseConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/telemetry/index.js';
 import { gatewayConfigYaml, startHarness, type Harness } from '../helpers/harness.js';
 
 interface RawAnswer {
@@ -41,12 +43,26 @@ const BODY = JSON.stringify({ model: 'chat-small', messages: [{ role: 'user', co
 
 describe('the HTTP edge', () => {
   let h: Harness;
+  /** What the gateway logged at warn and above: a refusal at the edge is no failure of Warden's. */
+  const warnings: Array<{ level: number; msg: string }> = [];
   const withLimits = (limits: string) => gatewayConfigYaml(h.fleet).replace('providers:', `server: ${limits}\nproviders:`);
   before(async () => {
     // Short limits so a slow request is refused within the test; the checks look every 50 ms.
-    h = await startHarness({ configYaml: (fleet) => gatewayConfigYaml(fleet).replace('providers:', 'server: { requestTimeout: 400ms, headersTimeout: 200ms }\nproviders:') });
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        warnings.push(JSON.parse(String(chunk)) as { level: number; msg: string });
+        done();
+      },
+    });
+    h = await startHarness({
+      configYaml: (fleet) => gatewayConfigYaml(fleet).replace('providers:', 'server: { requestTimeout: 400ms, headersTimeout: 200ms }\nproviders:'),
+      log: createLogger({ level: 'warn', destination }),
+    });
   });
-  after(() => h.close());
+  after(async () => {
+    await h.close();
+    assert.deepEqual(warnings.filter((w) => w.level >= 50), [], 'no error was logged');
+  });
 
   test('a trickled body is refused with an OpenAI-shaped 408 request_timeout', async () => {
     let trickle: NodeJS.Timeout | undefined;
