@@ -1,17 +1,21 @@
 // A reloaded YAML applied to the running gateway: roles (under the runtime overlay), the
-// built-in blocklist, breaker settings (the top-level ones and each model's override), the
-// client keys and admin tokens, the webhooks, and the canary's rules and interval take effect at once; sections that shape connections, the catalog or the store keep their running values
+// built-in blocklist, breaker settings (the top-level ones and each model's override),
+// upstream timeouts (top-level, a provider's, a model's), the client keys and admin tokens,
+// the time a request may take to arrive (server.requestTimeout, server.headersTimeout),
+// the webhooks, and the canary's rules and interval take effect at once; sections that shape connections, the catalog or the store keep their running values
 // until a restart, which is logged and audited. An invalid file changes nothing and is
 // audited with its errors.
+import type { Server } from 'node:http';
 import type { CanaryRunnerOptions } from './canary/index.js';
 import { policyFromConfig } from './canary/index.js';
-import { parseRouteId } from './catalog/index.js';
-import { breakersChanged, changedSections, ConfigError, credentialsChanged, isConfigError, reloadable, validateConfig, type ConfigIssue, type HotPart, type Section, type WardenConfig } from './config/index.js';
+import { parseRouteId, type Catalog } from './catalog/index.js';
+import { breakersChanged, changedSections, ConfigError, credentialsChanged, isConfigError, receiveLimitsChanged, reloadable, timeoutsChanged, validateConfig, type ConfigIssue, type HotPart, type Section, type WardenConfig } from './config/index.js';
 import type { Blocklist } from './health/index.js';
 import type { BreakerPolicy } from './resilience/index.js';
 import type { Credentials } from './server/index.js';
 import type { RoleRuntime } from './roles/index.js';
 import type { Audit, Logger, Notifier, WebhookSettings } from './telemetry/index.js';
+import type { PoolSet } from './upstream/index.js';
 
 export interface ReloadReport {
   ok: boolean;
@@ -62,12 +66,17 @@ export interface HotConfigOptions {
   roles: RoleRuntime;
   blocklist: Blocklist;
   breakers: LiveBreakerPolicies;
+  /** The models whose timeouts a reload updates in place, and the pools a changed connect timeout retires. */
+  catalog: Catalog;
+  pools: PoolSet;
   /** The running canary's options object, updated in place (the runner reads it on each round); null without a canary. */
   canary: CanaryRunnerOptions | null;
   /** What runs the canary's rounds on its interval; null when rounds are not scheduled (tests, `warden canary`). */
   canarySchedule: { reschedule(intervalMs: number): void } | null;
   /** The keys and tokens the server reads on each request. */
   credentials: Credentials;
+  /** The HTTP server, whose receive limits node:http reads at each look for late requests. */
+  server: Server;
   /** Whether the gateway listens beyond loopback without server.allowAnonymous: it must keep a client key. */
   exposed: () => boolean;
   /** Where notices go: a reload's webhooks serve from the next notice. */
@@ -110,7 +119,12 @@ export class HotConfig {
     this.#base = next;
     if (hot.includes('blocklist')) this.#reloadBlocklist(prev, next);
     if (breakersChanged(hot)) this.o.breakers.update(next);
+    if (timeoutsChanged(hot)) this.#retime(next);
     if (credentialsChanged(hot)) this.o.credentials.update(next.server);
+    if (receiveLimitsChanged(hot)) {
+      this.o.server.requestTimeout = next.server.requestTimeout;
+      this.o.server.headersTimeout = next.server.headersTimeout;
+    }
     if (hot.includes('notify')) this.o.notifier.update(webhookSettings(next));
     if (hot.includes('canary')) this.#reloadCanary(next);
     // Always: the overlay is checked again against the new base even when the YAML roles did not change.
@@ -118,6 +132,12 @@ export class HotConfig {
     if (restart.length > 0) this.o.log.warn({ sections: restart }, 'config sections changed that only a restart applies; they keep their running values');
     this.o.audit.record('config_reloaded', null, { trigger, applied: hot, restartNeeded: restart });
     return { ok: true, trigger, applied: hot, restartNeeded: restart, issues: [] };
+  }
+
+  #retime(next: WardenConfig): void {
+    if (!this.o.catalog.retime(next)) return;
+    const retired = this.o.pools.retireUnused(this.o.catalog.models.values());
+    if (retired > 0) this.o.log.info({ pools: retired }, 'connect timeouts changed: new connections use them; the old pools close once their requests have ended');
   }
 
   #reloadBlocklist(prev: WardenConfig, next: WardenConfig): void {

@@ -42,6 +42,7 @@ export class CatalogModel {
   readonly upstreamModel: string;
   readonly adapter: UpstreamAdapter;
   readonly upstream: UpstreamAddress;
+  /** One object for the model's life: a reload updates it in place (see Catalog.retime), and each exchange reads it. */
   readonly timeouts: ResolvedTimeouts;
   /** `discover`: the endpoint set comes from the aggregator's listing. */
   readonly discovers: boolean;
@@ -127,6 +128,27 @@ export class Catalog {
       const timeouts = resolveTimeouts(config.timeouts, provider.timeouts, model.timeouts);
       this.models.set(name, new CatalogModel(name, model, upstreamAddress(model.provider, provider), provider.kind, timeouts));
     }
+  }
+
+  /**
+   * Takes a reloaded config's timeouts into the running models: the next exchange of each reads
+   * them. A model whose connect timeout changed lets go of its pool, so its next exchange gets
+   * one that connects with the new value. Answers whether any connect timeout changed.
+   */
+  retime(config: WardenConfig): boolean {
+    let connectChanged = false;
+    for (const model of this.models.values()) {
+      const provider = config.providers[model.upstream.providerName];
+      const own = config.models[model.name];
+      if (!provider || !own) continue;
+      const next = resolveTimeouts(config.timeouts, provider.timeouts, own.timeouts);
+      if (next.connect !== model.timeouts.connect) {
+        connectChanged = true;
+        model.dispatcher = null;
+      }
+      Object.assign(model.timeouts, next);
+    }
+    return connectChanged;
   }
 
   get(name: string): CatalogModel | undefined {

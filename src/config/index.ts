@@ -20,5 +20,5 @@ export {
   STRUCTURED_ROLE_NAMES,
   nameProblem,
 } from './schema.js';
-export { breakersChanged, changedSections, credentialsChanged, reloadable, HOT_SECTIONS, RESTART_SECTIONS, type HotPart, type Section, type SectionChanges } from './sections.js';
+export { breakersChanged, changedSections, credentialsChanged, receiveLimitsChanged, reloadable, timeoutsChanged, HOT_SECTIONS, RESTART_SECTIONS, type HotPart, type Section, type SectionChanges } from './sections.js';
 export { configDigest, watchConfig, type ConfigWatch, type ConfigWatchOptions, type ReloadTrigger } from './reload.js';

@@ -222,6 +222,13 @@ const server = z.strictObject({
   /** Named admin tokens: the name is who the audit log says acted (`adminToken` is named "admin"). */
   adminTokens: z.array(z.strictObject({ name, token: secret })).default([]),
   bodyLimit: z.number().int().min(1024).default(4 * 1024 * 1024),
+  /**
+   * A whole request, headers and body, must arrive within this, or it is answered 408: a client
+   * trickling its body (slowloris) holds a connection no longer. node:http's own default is 300 s.
+   */
+  requestTimeout: duration.default(60_000),
+  /** The request line and headers must arrive within this (at most requestTimeout). */
+  headersTimeout: duration.default(15_000),
   /** Serving without client keys on a non-loopback address must be asked for explicitly. */
   allowAnonymous: z.boolean().default(false),
   /** When a route leaves service, how long its in-flight requests may still finish before being aborted. */
@@ -234,6 +241,11 @@ const server = z.strictObject({
   shutdownGrace: duration.default(20_000),
   /** How often the dashboard reads /metrics into its time series (it keeps the last 360 points). */
   dashboardSample: duration.default(5_000),
+}).superRefine((s, ctx) => {
+  // 0 would switch node:http's limit off: the slow-request hold this setting exists to end.
+  if (s.requestTimeout <= 0) ctx.addIssue({ code: 'custom', path: ['requestTimeout'], message: 'expected a duration above 0 such as 60s: 0 would let a slow client hold a connection for ever' });
+  if (s.headersTimeout <= 0) ctx.addIssue({ code: 'custom', path: ['headersTimeout'], message: 'expected a duration above 0 such as 15s: 0 would let a slow client hold a connection for ever' });
+  else if (s.headersTimeout > s.requestTimeout) ctx.addIssue({ code: 'custom', path: ['headersTimeout'], message: `expected at most server.requestTimeout (${s.requestTimeout} ms): the headers are part of the request` });
 });
 
 const state = z.union([

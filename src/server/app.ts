@@ -8,7 +8,7 @@ import { bearerToken } from './bearer.js';
 import type { Credentials } from './credentials.js';
 import { handleAdmin, type AdminDeps } from './admin.js';
 import { handleChat, type ChatDeps } from './chat.js';
-import { answerClientErrors } from './client-error.js';
+import { answerClientErrors, answerUnmetExpectations, missingHost } from './client-error.js';
 import type { OpenRequests } from './open-requests.js';
 import { RequestIds } from './request-id.js';
 import { sendError, sendJson, sendRaw } from './respond.js';
@@ -24,19 +24,25 @@ export interface AppDeps extends ChatDeps {
   dashboardAssets?: DashboardAssets | null;
   /** Every request in flight, for the shutdown's drain. */
   requests: OpenRequests;
+  /** How long a whole request, and its headers, may take to arrive (server.requestTimeout, server.headersTimeout). */
+  receiveTimeouts: { requestMs: number; headersMs: number };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createApp(deps: AppDeps): Server {
   const ids = new RequestIds();
-  const server = createServer((req, res) => {
+  const { requestMs, headersMs } = deps.receiveTimeouts;
+  const options = { requestTimeout: requestMs, headersTimeout: headersMs, connectionsCheckingInterval: checkingInterval(headersMs), requireHostHeader: false };
+  const server = createServer(options, (req, res) => {
     const startedAt = performance.now();
-    const incomingId = req.headers['x-request-id'];
+    const headers = req.headers;
+    const incomingId = headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : ids.next();
     const path = pathOf(req.url ?? '/');
     const onError = (e: unknown) => fail(path, res, e, requestId, startedAt, deps);
     deps.requests.track(res, onError);
+    if (headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) return onError(missingHost());
     // The chat path outside the async router: no promise of its own until the execution's.
     if (isChatPath(path)) {
       try {
@@ -52,7 +58,17 @@ export function createApp(deps: AppDeps): Server {
   });
   server.keepAliveTimeout = 65_000;
   answerClientErrors(server);
+  answerUnmetExpectations(server);
   return server;
+}
+
+/**
+ * How often node:http looks for requests past their deadline. Its default, 30 s, would let a
+ * 60 s limit run to 90 s; a fraction of the headers' limit, at most a second, notices in time.
+ * Each look walks the open connections' list, so it is not made more often than every 50 ms.
+ */
+function checkingInterval(headersMs: number): number {
+  return Math.max(50, Math.min(1_000, Math.floor(headersMs / 4)));
 }
 
 /** Every path but chat's. Chat answers carry the id among their own headers; these get it here. */

@@ -1,10 +1,11 @@
 // Requests node:http refuses before Warden sees them (headers over its 16 KB limit, a
-// malformed request line, a request that took too long to arrive). Node's own answer is a
-// bare status line with no body; clients of an OpenAI-compatible API expect the error shape
-// every other refusal has.
+// malformed request line, a request that took too long to arrive, an Expect it cannot meet,
+// an HTTP/1.1 request without Host). Node's own answer is a bare status line with no body;
+// clients of an OpenAI-compatible API expect the error shape every other refusal has.
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { openAIErrorBody } from '../protocol/errors.js';
+import { GatewayError, openAIErrorBody } from '../protocol/errors.js';
+import { sendError } from './respond.js';
 
 interface ParserError extends Error {
   code?: string;
@@ -27,5 +28,29 @@ export function answerClientErrors(server: Server): void {
     const refusal = REFUSALS[error.code ?? ''] ?? MALFORMED;
     const body = JSON.stringify(openAIErrorBody(refusal.message, 'invalid_request_error', refusal.code));
     socket.end(`HTTP/1.1 ${refusal.status} ${refusal.reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+}
+
+/**
+ * An HTTP/1.1 request without a Host header: RFC 9112 (3.2) says a server must answer it 400,
+ * which node:http does with a bare status line; the server is made with requireHostHeader off
+ * so this answer, with a body, is Warden's. The connection closes: its framing is in doubt.
+ */
+export const missingHost = () =>
+  new GatewayError(400, 'missing_host_header', 'invalid_request_error', 'HTTP/1.1 requests must carry a Host header', null, { connection: 'close' });
+
+/** Expect values are short tokens; a longer one is cut before it is quoted back. */
+const EXPECT_SHOWN = 64;
+
+/**
+ * Answers a request whose Expect header is not 100-continue (node:http meets only that one)
+ * with an OpenAI-shaped 417 instead of node's bare one. `Expect: 100-continue` is left to
+ * node, which sends 100 Continue and hands the request on.
+ */
+export function answerUnmetExpectations(server: Server): void {
+  server.on('checkExpectation', (req, res) => {
+    const expect = String(req.headers.expect ?? '').slice(0, EXPECT_SHOWN);
+    const error = new GatewayError(417, 'expectation_failed', 'invalid_request_error', `The Expect header ${JSON.stringify(expect)} cannot be met: only "100-continue" is supported`, null, { connection: 'close' });
+    sendError(res, error);
   });
 }

@@ -38,6 +38,18 @@ test('a valid config gets its defaults and parsed durations', () => {
   assert.equal(config.providers.openrouter!.apiKey!.reveal(), 'sk-or-test-123');
 });
 
+test('server receive limits: 60 s for a whole request and 15 s for its headers by default; headers over the request\u2019s limit, or a 0 that would switch the limit off, are refused', () => {
+  const config = parseConfig(BASE, 'test.yaml', { OPENROUTER_API_KEY: 'sk-or-test-123' });
+  assert.deepEqual([config.server.requestTimeout, config.server.headersTimeout], [60_000, 15_000]);
+  const withServer = (server: string) => `server: ${server}\n${BASE}`;
+  const over = issuesOf(withServer('{ requestTimeout: 10s, headersTimeout: 20s }'));
+  assert.deepEqual(over.map((i) => i.path), ['server.headersTimeout']);
+  assert.match(over[0]!.message, /at most server\.requestTimeout \(10000 ms\)/);
+  const off = issuesOf(withServer('{ requestTimeout: 0s, headersTimeout: 0s }'));
+  assert.deepEqual(off.map((i) => i.path), ['server.requestTimeout', 'server.headersTimeout']);
+  assert.match(off[0]!.message, /above 0/);
+});
+
 test('a role naming an unknown model is refused with its path, line and a suggestion', () => {
   const issues = issuesOf(BASE.replace('[chat-main, chat-small]', '[chat-main, chat-smal]'));
   assert.equal(issues.length, 1);

@@ -53,16 +53,16 @@ describe('config hot reload: a model\u2019s breaker override', () => {
   });
 
   test('an open breaker stays open through a reload; the rest of a model\u2019s changes wait for a restart', async () => {
-    const detail = await rewrite(yaml('breaker: { failures: 2, cooldown: 5m }, timeouts: { total: 9s }'));
+    const detail = await rewrite(yaml('breaker: { failures: 2, cooldown: 5m }').replace('input: 1,', 'input: 3,'));
     assert.deepEqual(detail.applied, ['models.chat-main.breaker']);
     assert.deepEqual(detail.restartNeeded, ['models']);
     assert.equal(h.gateway.breakers.state(ROUTE), 'open');
     const running = h.gateway.config.models['chat-main']!;
-    assert.deepEqual([running.breaker, running.timeouts], [{ failures: 2, cooldown: 300_000 }, {}], 'the override serves, the timeouts keep their running value');
+    assert.deepEqual([running.breaker, running.profile?.price?.input], [{ failures: 2, cooldown: 300_000 }, 1], 'the override serves, the profile keeps its running value');
   });
 
   test('removing the override hands the route back to the top-level breaker settings', async () => {
-    const detail = await rewrite(yaml('timeouts: { total: 9s }').replace('roles:\n', 'breaker: { failures: 7 }\nroles:\n'));
+    const detail = await rewrite(yaml('').replace('input: 1,', 'input: 3,').replace('roles:\n', 'breaker: { failures: 7 }\nroles:\n'));
     assert.deepEqual(detail.applied, ['breaker', 'models.chat-main.breaker']);
     assert.deepEqual(detail.restartNeeded, ['models']);
     assert.equal(h.gateway.config.models['chat-main']!.breaker, undefined);
@@ -70,7 +70,7 @@ describe('config hot reload: a model\u2019s breaker override', () => {
   });
 
   test('an override of some fields inherits the others from the top-level breaker, a reloaded one included', async () => {
-    const detail = await rewrite(yaml('timeouts: { total: 9s }').replace('roles:\n', 'breaker: { failures: 1 }\nroles:\n').replace('model: gpt-4o-mini }', 'model: gpt-4o-mini, breaker: { cooldown: 5m } }'));
+    const detail = await rewrite(yaml('').replace('input: 1,', 'input: 3,').replace('roles:\n', 'breaker: { failures: 1 }\nroles:\n').replace('model: gpt-4o-mini }', 'model: gpt-4o-mini, breaker: { cooldown: 5m } }'));
     assert.deepEqual(detail.applied, ['breaker', 'models.chat-small.breaker']);
     assert.deepEqual(h.gateway.config.models['chat-small']!.breaker, { cooldown: 300_000 }, 'only what the file writes');
     h.fleet.setFaults('small', { error503: 1 });
