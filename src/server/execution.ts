@@ -274,9 +274,13 @@ export class ChatExecution {
         if (outcome === 'transport') this.d.board.failure(route, probe, `upstream answered ${result.status}`);
         return { choice, outcome: outcome === 'rate_limited' ? 'rate_limited' : 'transport', reason: `upstream_status_${result.status}`, servedEndpoint: null, status: result };
       }
-      case 'failure':
-        if (result.failure.kind !== 'shed') this.d.board.failure(route, probe, result.failure.code);
-        return { choice, outcome: 'transport', reason: result.failure.code, servedEndpoint: served, failure: result.failure };
+      case 'failure': {
+        // Shed (the provider at its quota, the route drained) is Warden's own doing: labelled
+        // as such in the fallback header, ledger and metrics, and kept from the breaker.
+        const shed = result.failure.kind === 'shed';
+        if (!shed) this.d.board.failure(route, probe, result.failure.code);
+        return { choice, outcome: shed ? 'shed' : 'transport', reason: result.failure.code, servedEndpoint: served, failure: result.failure };
+      }
       case 'answer': {
         this.d.board.success(route, probe);
         let body = result.body;
