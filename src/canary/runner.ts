@@ -213,6 +213,7 @@ export class CanaryRunner {
       budget.spent += tokens;
       // Cut short by the shutdown: what came back says nothing about the route.
       const result = stopped.aborted ? inconclusive(UNSENT_REASONS.stopped) : judgeProbe(request, exchange, this.o.policy);
+      if (exchange.outcome === 'internal') this.o.log.error({ route: route.id, probe: request.kind, error: exchange.error }, 'Warden failed while reading a canary probe; the route is not judged on it');
       if (span) trace!.spans.endProbe(span, result.verdict, result.reason, exchange.firstTokenMs);
       return result;
     };
