@@ -105,3 +105,36 @@ test('a restart keeps every quarantine, runtime block and audit event', async ()
     await second.close();
   }
 });
+
+test('a quarantine stored by a canary that was since removed from the config is released by the admin API', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'warden-uncanaried-')), 'warden.db');
+  const log = createLogger({ level: 'silent' });
+  const clock = new ManualClock();
+  const first = await startHarness({ clock, scenario: SCENARIO, configYaml: config, store: new SqliteStore({ file, log }) });
+  await first.gateway.canary!.runRound();
+  clock.advance(HALF_HOUR);
+  await first.gateway.canary!.runRound();
+  assert.ok(first.gateway.store.getCanaryState(STRAY)!.quarantine);
+  await first.close();
+
+  // The same gateway without its canary section: the stored quarantine still holds the route.
+  const withoutCanary = (fleet: { openrouterBaseUrl: string }) => config(fleet).replace(/^canary:.*$/m, '');
+  const second = await startHarness({ clock, scenario: SCENARIO, configYaml: withoutCanary, store: new SqliteStore({ file, log }) });
+  try {
+    assert.equal(second.gateway.canary, null);
+    assert.equal(second.gateway.control.views().find((v) => v.id === STRAY)!.state, 'quarantined');
+    await assert.rejects(second.client.chat.completions.create({ model: STRAY, messages: [{ role: 'user', content: 'Hello!' }] }), (e: { status?: number }) => e.status === 503);
+
+    const res = await fetch(`${second.url}/admin/routes/${encodeURIComponent(STRAY)}/release`, { method: 'POST', headers: { authorization: 'Bearer t0k' } });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { route: { state: string } }).route.state, 'healthy');
+    assert.equal(second.gateway.store.getCanaryState(STRAY)!.quarantine, null, 'ended in the store too: a restart keeps it released');
+    const released = second.gateway.store.audit(1, { type: 'released' })[0]!;
+    assert.deepEqual([released.route, released.detail.by], [STRAY, 'admin']);
+
+    const { response } = await second.client.chat.completions.create({ model: STRAY, messages: [{ role: 'user', content: 'Hello!' }] }).withResponse();
+    assert.equal(response.headers.get('x-warden-route'), STRAY, 'the released route serves again');
+  } finally {
+    await second.close();
+  }
+});
