@@ -77,7 +77,11 @@ test('an admin release ends a quarantine at once; the ladder remembers it', asyn
   }
 });
 
-test('a restart keeps every quarantine, runtime block and audit event', async () => {
+/**
+ * A gateway on a fresh SQLite file whose canary has quarantined Stray (two failed rounds), and
+ * `restart`, which starts another gateway on the same file and clock.
+ */
+async function quarantinedOnFile() {
   const file = join(mkdtempSync(join(tmpdir(), 'warden-restart-')), 'warden.db');
   const log = createLogger({ level: 'silent' });
   const clock = new ManualClock();
@@ -85,12 +89,18 @@ test('a restart keeps every quarantine, runtime block and audit event', async ()
   await first.gateway.canary!.runRound();
   clock.advance(HALF_HOUR);
   await first.gateway.canary!.runRound();
+  const restart = (configYaml: typeof config) => startHarness({ clock, scenario: SCENARIO, configYaml, store: new SqliteStore({ file, log }) });
+  return { first, clock, restart };
+}
+
+test('a restart keeps every quarantine, runtime block and audit event', async () => {
+  const { first, restart } = await quarantinedOnFile();
   const block = await fetch(`${first.url}/admin/blocklist`, { method: 'POST', headers: { authorization: 'Bearer t0k', 'content-type': 'application/json' }, body: JSON.stringify({ route: 'chat-main@openrouter/A', reason: 'incident 7', ttl: '1d' }) });
   assert.equal(block.status, 201);
   const auditBefore = first.gateway.store.audit(1_000).length;
   await first.close();
 
-  const second = await startHarness({ clock, scenario: SCENARIO, configYaml: config, store: new SqliteStore({ file, log }) });
+  const second = await restart(config);
   try {
     const views = new Map(second.gateway.control.views().map((v) => [v.id, v]));
     assert.equal(views.get(STRAY)!.state, 'quarantined');
@@ -107,19 +117,13 @@ test('a restart keeps every quarantine, runtime block and audit event', async ()
 });
 
 test('a quarantine stored by a canary that was since removed from the config is released by the admin API', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'warden-uncanaried-')), 'warden.db');
-  const log = createLogger({ level: 'silent' });
-  const clock = new ManualClock();
-  const first = await startHarness({ clock, scenario: SCENARIO, configYaml: config, store: new SqliteStore({ file, log }) });
-  await first.gateway.canary!.runRound();
-  clock.advance(HALF_HOUR);
-  await first.gateway.canary!.runRound();
+  const { first, restart } = await quarantinedOnFile();
   assert.ok(first.gateway.store.getCanaryState(STRAY)!.quarantine);
   await first.close();
 
   // The same gateway without its canary section: the stored quarantine still holds the route.
   const withoutCanary = (fleet: { openrouterBaseUrl: string }) => config(fleet).replace(/^canary:.*$/m, '');
-  const second = await startHarness({ clock, scenario: SCENARIO, configYaml: withoutCanary, store: new SqliteStore({ file, log }) });
+  const second = await restart(withoutCanary);
   try {
     assert.equal(second.gateway.canary, null);
     assert.equal(second.gateway.control.views().find((v) => v.id === STRAY)!.state, 'quarantined');
