@@ -1,7 +1,7 @@
 // Composition root: builds every part of the gateway from a validated config.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CanaryRunner, CanaryScheduler, policyFromConfig, type CanaryRunnerOptions } from './canary/index.js';
+import { CanaryRunner, CanaryScheduler, policyFromConfig, releaseQuarantine, type CanaryRunnerOptions } from './canary/index.js';
 import { Catalog, DiscoveryLoop } from './catalog/index.js';
 import { ConfigError, type WardenConfig } from './config/index.js';
 import { systemClock, type Clock } from './clock/index.js';
@@ -173,7 +173,8 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
       roles,
       control,
       store,
-      canary: canary && { run: (route) => canary.runRound(route), release: (route, by) => canary.release(route, by) },
+      canary: canary && { run: (route) => canary.runRound(route) },
+      releaseQuarantine: (route, by) => (canary ? canary.release(route, by) : releaseQuarantine(route, by, { store, clock, audit, notifier, control })),
       dashboard,
     },
     dashboardAssets: pageAssets,

@@ -12,5 +12,6 @@ export { decideRound, applyPositiveControls, isControl, CONTROLLED_KINDS, type C
 export { advance, expire, release, nextLanguage, ladderStep, ladderDuration, escalatingLadder, type CanaryDecision, type LadderContext, type LadderOutcome, type QuarantineLadder } from './ladder.js';
 export { sendProbe, type ProbeTarget } from './probe-client.js';
 export { CanaryRunner, type CanaryRunnerOptions, type RoundReport, type RouteReport } from './runner.js';
+export { releaseQuarantine, type QuarantineEndDeps } from './release.js';
 export { CanaryScheduler } from './scheduler.js';
 export { policyFromConfig } from './from-config.js';

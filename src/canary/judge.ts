@@ -3,7 +3,7 @@
 // runner read, everything else by the same quality detectors the request gate uses.
 import { runChecks, type Verdict } from '../quality/index.js';
 import { probeJudging } from './probes.js';
-import type { CanaryPolicy, ProbeEvidence, ProbeExchange, ProbeRequest, ProbeResult } from './types.js';
+import { WARDEN_FAILED_REASON, type CanaryPolicy, type ProbeEvidence, type ProbeExchange, type ProbeRequest, type ProbeResult } from './types.js';
 
 const SNIPPET_CHARS = 160;
 
@@ -15,6 +15,8 @@ export function judgeProbe(request: ProbeRequest, exchange: ProbeExchange, polic
     reason,
     evidence,
   });
+  // Warden failed while reading the answer: nothing is known of the route, either way.
+  if (exchange.outcome === 'internal') return result('inconclusive', WARDEN_FAILED_REASON, { error: exchange.error ?? WARDEN_FAILED_REASON, status: exchange.status, totalMs: exchange.totalMs });
   const transport = transportError(exchange);
   if (transport !== null) return result('transport', transport, { error: transport, status: exchange.status, totalMs: exchange.totalMs });
   if (exchange.outcome === 'client' || exchange.outcome === 'config') {

@@ -5,7 +5,7 @@
 // comes back as a decision for the audit log; time is passed in.
 import { isLanguageAnomaly } from './language-confirm.js';
 import { CanaryError } from './errors.js';
-import type { CanaryPolicy, CanaryRouteState, RouteRound } from './types.js';
+import { WARDEN_FAILED_REASON, type CanaryPolicy, type CanaryRouteState, type RouteRound } from './types.js';
 
 export type CanaryDecision =
   | { type: 'quarantine'; step: number; since: number; until: number; reasons: string[] }
@@ -159,8 +159,8 @@ function endHold(s: CanaryRouteState, now: number): CanaryDecision {
 /** Moves the language cursor past the language this round tested, or holds it after drift. */
 function followLanguage(s: CanaryRouteState, round: RouteRound, languages: readonly string[], decisions: CanaryDecision[]): void {
   const probe = round.probes.find((p) => p.kind === 'language' && !p.invalidated);
-  // Untested (no probe, or it never got an answer): try the same language again.
-  if (!probe || probe.language === null || probe.verdict === 'transport') return;
+  // Untested (no probe, it never got an answer, or Warden failed reading it): try the same language again.
+  if (!probe || probe.language === null || probe.verdict === 'transport' || probe.reason === WARDEN_FAILED_REASON) return;
   const at = languages.indexOf(probe.language);
   s.languageCursor = languages.length === 0 ? 0 : ((at >= 0 ? at : s.languageCursor) + 1) % languages.length;
   if (isLanguageAnomaly(probe)) {

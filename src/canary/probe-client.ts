@@ -112,7 +112,8 @@ class ProbeSink implements ExchangeSink {
 
   onError(failure: UpstreamFailure): void {
     if (failure === FIRST_TOKEN_SEEN || failure === OVER_LIMIT) return this.#report(null);
-    this.#report(failure.code, 'transport');
+    // Warden's own throw is no fault of the route: reported as what it is, never as transport.
+    this.#report(failure.code, failure.kind === 'internal' ? 'internal' : 'transport');
   }
 
   #report(error: string | null, forced?: ProbeExchange['outcome']): void {

@@ -1,9 +1,10 @@
 // A route's round from its probes, and the positive controls that can void a probe for the
 // whole round. Transport beats everything (it freezes counters, seed 000: "传输错误不算质量
 // 失败"); a voided probe decides nothing either way.
-import { UNSENT_REASONS, type ProbeKind, type ProbeResult, type RouteRound } from './types.js';
+import { UNSENT_REASONS, WARDEN_FAILED_REASON, type ProbeKind, type ProbeResult, type RouteRound } from './types.js';
 
-const UNSENT: ReadonlySet<string> = new Set(Object.values(UNSENT_REASONS));
+/** Probes that tested nothing: never sent, or Warden failed while reading the answer. */
+const UNTESTED: ReadonlySet<string> = new Set([...Object.values(UNSENT_REASONS), WARDEN_FAILED_REASON]);
 
 export function decideRound(route: string, at: number, probes: readonly ProbeResult[]): RouteRound {
   const deciding = probes.filter((p) => !p.invalidated);
@@ -12,10 +13,11 @@ export function decideRound(route: string, at: number, probes: readonly ProbeRes
   if (transport.length > 0) return round('transport', transport.map(tag));
   const failed = deciding.filter((p) => p.verdict === 'fail');
   if (failed.length > 0) return round('fail', failed.map(tag));
-  // A probe never sent (budget spent, shutdown) tested nothing: the round cannot vouch for the
-  // route, so it must not reset a failure streak nor count towards release.
-  const unsent = deciding.filter((p) => p.verdict === 'inconclusive' && UNSENT.has(p.reason));
-  if (unsent.length > 0) return round('inconclusive', unsent.map(tag));
+  // A probe never sent (budget spent, shutdown), or one Warden failed to read, tested nothing:
+  // the round cannot vouch for the route, so it must not reset a failure streak nor count
+  // towards release.
+  const untested = deciding.filter((p) => p.verdict === 'inconclusive' && UNTESTED.has(p.reason));
+  if (untested.length > 0) return round('inconclusive', untested.map(tag));
   // A round with nothing but "cannot tell" is not clean: it must not count towards release.
   return round(deciding.some((p) => p.verdict === 'pass') ? 'pass' : 'inconclusive', []);
 }

@@ -13,6 +13,7 @@ import { judgeProbe } from './judge.js';
 import { decideLanguage, needsConfirmation } from './language-confirm.js';
 import { escalatingLadder, type CanaryDecision, type QuarantineLadder } from './ladder.js';
 import { sendProbe } from './probe-client.js';
+import { backInService, releaseQuarantine } from './release.js';
 import { probeRequest, probeRequests } from './probes.js';
 import { applyPositiveControls, decideRound } from './round.js';
 import { INITIAL_ROUTE_STATE, UNSENT_REASONS, type CanaryPolicy, type ProbeKind, type ProbeRequest, type ProbeResult, type RouteRound } from './types.js';
@@ -116,13 +117,7 @@ export class CanaryRunner {
 
   /** An admin's early release; false when the route was not (or would not be) quarantined. */
   release(route: string, by: string): boolean {
-    const state = this.o.store.getCanaryState(route);
-    if (!state) return false;
-    const outcome = this.#ladder.release(state, this.o.clock.now(), by);
-    if (outcome.decisions.length === 0) return false;
-    this.o.store.putCanaryState(route, outcome.state);
-    this.#apply(route, outcome.decisions, null);
-    return true;
+    return releaseQuarantine(route, by, this.o);
   }
 
   async #round(only?: string): Promise<RoundReport> {
@@ -213,6 +208,7 @@ export class CanaryRunner {
       budget.spent += tokens;
       // Cut short by the shutdown: what came back says nothing about the route.
       const result = stopped.aborted ? inconclusive(UNSENT_REASONS.stopped) : judgeProbe(request, exchange, this.o.policy);
+      if (exchange.outcome === 'internal') this.o.log.error({ route: route.id, probe: request.kind, error: exchange.error }, 'Warden failed while reading a canary probe; the route is not judged on it');
       if (span) trace!.spans.endProbe(span, result.verdict, result.reason, exchange.firstTokenMs);
       return result;
     };
@@ -249,8 +245,7 @@ export class CanaryRunner {
         case 'release_early':
         case 'expired':
         case 'released':
-          this.o.control?.clearQuarantine(route);
-          this.#notify(d.type, route, `${route} back in service (${d.type.replace('_', ' ')})`, detail);
+          backInService(route, d.type, detail, this.o);
           break;
         default:
           this.o.audit.record(d.type, route, detail);

@@ -17,8 +17,12 @@ export interface ProbeRequest {
 
 /** What came back from one pinned probe request, before judging. */
 export interface ProbeExchange {
-  /** `ok`: a 200 with an answer; `transport`: connect error, timeout, 429, 5xx; `client`: other 4xx; `config`: 401/403. */
-  outcome: 'ok' | 'transport' | 'client' | 'config';
+  /**
+   * `ok`: a 200 with an answer; `transport`: connect error, timeout, 429, 5xx; `client`: other 4xx;
+   * `config`: 401/403; `internal`: Warden failed while reading the answer (its own code threw),
+   * which says nothing about the route.
+   */
+  outcome: 'ok' | 'transport' | 'client' | 'config' | 'internal';
   status: number | null;
   text: string;
   finishReason: string | null;
@@ -64,6 +68,9 @@ export interface ProbeResult {
 
 /** Why a probe of a round was never sent (inconclusive): the round's token budget ran out, or the gateway is stopping. */
 export const UNSENT_REASONS = { budget: 'token_budget_spent', stopped: 'canary_stopped' } as const;
+
+/** Why a probe is inconclusive when Warden itself failed while reading its answer: the route was not tested. */
+export const WARDEN_FAILED_REASON = 'gateway_internal_error';
 
 /** A route's round: `fail` and `pass` move its counters; `transport` and `inconclusive` freeze them. */
 export type RoundVerdict = 'pass' | 'fail' | 'transport' | 'inconclusive';

@@ -24,7 +24,11 @@ export interface AttemptChoice {
 
 export interface FailedAttempt {
   choice: AttemptChoice;
-  outcome: Exclude<OutcomeClass, 'ok' | 'client'>;
+  /**
+   * How the attempt failed. `shed` is Warden's own doing, never the route's: it passed the route
+   * over (its provider at Warden's concurrency quota) or ended the attempt (the route left service).
+   */
+  outcome: Exclude<OutcomeClass, 'ok' | 'client'> | 'shed';
   /** Stable code: `upstream_timeout_total`, `wrong_language`, `upstream_status_503`, … */
   reason: string;
   /** The endpoint that served the failed answer, when the answer said. */

@@ -18,8 +18,6 @@ import { sendJson } from './respond.js';
 export interface CanaryControl {
   /** Runs one round now (of one route when given) and resolves with its report. */
   run(route?: string): Promise<unknown>;
-  /** Ends a quarantine early by hand; false when the route was not quarantined. */
-  release(route: string, by: string): boolean;
 }
 
 export interface AdminDeps {
@@ -30,6 +28,11 @@ export interface AdminDeps {
   control: RouteControl;
   store: Store;
   canary: CanaryControl | null;
+  /**
+   * Ends a route's canary quarantine by hand; false when it had none. Works with no canary
+   * configured: a quarantine stored earlier outlives the canary section.
+   */
+  releaseQuarantine(route: string, by: string): boolean;
   /** The dashboard's one-call snapshot (GET /admin/dashboard); absent, that path is 404. */
   dashboard?: { snapshot(query: AuditQuery): Promise<unknown> } | null;
 }
@@ -117,7 +120,7 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
     else if (action[2] === 'restore') control.restore(routeId, reason, who);
     else {
       control.clearManual(routeId, who);
-      deps.canary?.release(routeId, who);
+      deps.releaseQuarantine(routeId, who);
     }
     const view = control.views().find((v) => v.id === routeId);
     return sendJson(res, 200, { route: view ?? { id: routeId } });

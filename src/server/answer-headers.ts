@@ -5,8 +5,11 @@ import { parseRetryAfter } from '../resilience/index.js';
 
 export interface AnswerFacts {
   requestId: string;
-  /** The route the answer belongs to (or the one that failed last). */
-  route: string;
+  /**
+   * The route the answer belongs to (or the one that failed last); null when no route made it
+   * (a tier's stand-in answer), so the header names no route that did not serve.
+   */
+  route: string | null;
   attempts: number;
   role: string | null;
   /** The first failure: `outcome:reason at route`; null when the first attempt answered. */
@@ -20,7 +23,8 @@ export function wardenHeaders(facts: AnswerFacts, contentType?: string): Outgoin
   // `provider` field): any text, a line break or a name in another script included. Node refuses
   // such a header value (ERR_INVALID_CHAR: an answer already paid for became a 500, a stream an
   // error event and a breaker failure), so route ids are escaped like the escalation's keyword.
-  const headers: OutgoingHttpHeaders = { 'x-request-id': facts.requestId, 'x-warden-route': asciiHeaderValue(facts.route), 'x-warden-attempts': String(Math.max(1, facts.attempts)) };
+  const headers: OutgoingHttpHeaders = { 'x-request-id': facts.requestId, 'x-warden-attempts': String(Math.max(1, facts.attempts)) };
+  if (facts.route !== null) headers['x-warden-route'] = asciiHeaderValue(facts.route);
   if (contentType) headers['content-type'] = contentType;
   if (facts.role) headers['x-warden-role'] = facts.role;
   if (facts.fallback) headers['x-warden-fallback'] = asciiHeaderValue(facts.fallback);

@@ -274,9 +274,13 @@ export class ChatExecution {
         if (outcome === 'transport') this.d.board.failure(route, probe, `upstream answered ${result.status}`);
         return { choice, outcome: outcome === 'rate_limited' ? 'rate_limited' : 'transport', reason: `upstream_status_${result.status}`, servedEndpoint: null, status: result };
       }
-      case 'failure':
-        if (result.failure.kind !== 'shed') this.d.board.failure(route, probe, result.failure.code);
-        return { choice, outcome: 'transport', reason: result.failure.code, servedEndpoint: served, failure: result.failure };
+      case 'failure': {
+        // Shed (the provider at its quota, the route drained) is Warden's own doing: labelled
+        // as such in the fallback header, ledger and metrics, and kept from the breaker.
+        const shed = result.failure.kind === 'shed';
+        if (!shed) this.d.board.failure(route, probe, result.failure.code);
+        return { choice, outcome: shed ? 'shed' : 'transport', reason: result.failure.code, servedEndpoint: served, failure: result.failure };
+      }
       case 'answer': {
         this.d.board.success(route, probe);
         let body = result.body;
@@ -340,16 +344,17 @@ export class ChatExecution {
       return void this.#finish(route, outcome);
     }
     const why = this.#failures.explain();
-    const headers = this.#headers(route);
     const standIn = standInAnswer(role.config);
     if (standIn) {
+      // No route made this answer: x-warden-route names none (x-warden-fallback still says what failed).
+      const headers = this.#headers(null);
       headers[standIn.header] = 'true';
       sendSyntheticAnswer(this.r.res, standIn.content, role.name, this.r.stream, this.r.requestId, headers);
       this.d.metrics.recordRoleResult(role.name, standIn.result);
       this.#ledger(null, standIn.result);
       return void this.#finish(route, 'upstream_error');
     }
-    sendError(this.r.res, roleUnavailable(unavailableMessage(role.name, role.config, this.#planner.attempts, why), this.#retryAfterSeconds()), headers);
+    sendError(this.r.res, roleUnavailable(unavailableMessage(role.name, role.config, this.#planner.attempts, why), this.#retryAfterSeconds()), this.#headers(route));
     this.d.metrics.recordRoleResult(role.name, 'unavailable');
     if (role.config.tier === 'strict') this.d.metrics.recordStrictUnavailable(role.name);
     this.#ledger(null, 'unavailable');
@@ -383,7 +388,7 @@ export class ChatExecution {
     return answer.outcome;
   }
 
-  #headers(route: string, contentType?: string): OutgoingHttpHeaders {
+  #headers(route: string | null, contentType?: string): OutgoingHttpHeaders {
     const first = this.#failures.first;
     const escalation = this.r.escalation;
     return wardenHeaders(

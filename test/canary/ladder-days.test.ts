@@ -77,7 +77,11 @@ test('an admin release ends a quarantine at once; the ladder remembers it', asyn
   }
 });
 
-test('a restart keeps every quarantine, runtime block and audit event', async () => {
+/**
+ * A gateway on a fresh SQLite file whose canary has quarantined Stray (two failed rounds), and
+ * `restart`, which starts another gateway on the same file and clock.
+ */
+async function quarantinedOnFile() {
   const file = join(mkdtempSync(join(tmpdir(), 'warden-restart-')), 'warden.db');
   const log = createLogger({ level: 'silent' });
   const clock = new ManualClock();
@@ -85,12 +89,18 @@ test('a restart keeps every quarantine, runtime block and audit event', async ()
   await first.gateway.canary!.runRound();
   clock.advance(HALF_HOUR);
   await first.gateway.canary!.runRound();
+  const restart = (configYaml: typeof config) => startHarness({ clock, scenario: SCENARIO, configYaml, store: new SqliteStore({ file, log }) });
+  return { first, clock, restart };
+}
+
+test('a restart keeps every quarantine, runtime block and audit event', async () => {
+  const { first, restart } = await quarantinedOnFile();
   const block = await fetch(`${first.url}/admin/blocklist`, { method: 'POST', headers: { authorization: 'Bearer t0k', 'content-type': 'application/json' }, body: JSON.stringify({ route: 'chat-main@openrouter/A', reason: 'incident 7', ttl: '1d' }) });
   assert.equal(block.status, 201);
   const auditBefore = first.gateway.store.audit(1_000).length;
   await first.close();
 
-  const second = await startHarness({ clock, scenario: SCENARIO, configYaml: config, store: new SqliteStore({ file, log }) });
+  const second = await restart(config);
   try {
     const views = new Map(second.gateway.control.views().map((v) => [v.id, v]));
     assert.equal(views.get(STRAY)!.state, 'quarantined');
@@ -101,6 +111,33 @@ test('a restart keeps every quarantine, runtime block and audit event', async ()
     await second.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'Hello!' }] });
     const ignored = (second.fleet.stats().recent.at(-1)!.providerPrefs as { ignore: string[] }).ignore.sort();
     assert.deepEqual(ignored, ['a', 'stray']);
+  } finally {
+    await second.close();
+  }
+});
+
+test('a quarantine stored by a canary that was since removed from the config is released by the admin API', async () => {
+  const { first, restart } = await quarantinedOnFile();
+  assert.ok(first.gateway.store.getCanaryState(STRAY)!.quarantine);
+  await first.close();
+
+  // The same gateway without its canary section: the stored quarantine still holds the route.
+  const withoutCanary = (fleet: { openrouterBaseUrl: string }) => config(fleet).replace(/^canary:.*$/m, '');
+  const second = await restart(withoutCanary);
+  try {
+    assert.equal(second.gateway.canary, null);
+    assert.equal(second.gateway.control.views().find((v) => v.id === STRAY)!.state, 'quarantined');
+    await assert.rejects(second.client.chat.completions.create({ model: STRAY, messages: [{ role: 'user', content: 'Hello!' }] }), (e: { status?: number }) => e.status === 503);
+
+    const res = await fetch(`${second.url}/admin/routes/${encodeURIComponent(STRAY)}/release`, { method: 'POST', headers: { authorization: 'Bearer t0k' } });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { route: { state: string } }).route.state, 'healthy');
+    assert.equal(second.gateway.store.getCanaryState(STRAY)!.quarantine, null, 'ended in the store too: a restart keeps it released');
+    const released = second.gateway.store.audit(1, { type: 'released' })[0]!;
+    assert.deepEqual([released.route, released.detail.by], [STRAY, 'admin']);
+
+    const { response } = await second.client.chat.completions.create({ model: STRAY, messages: [{ role: 'user', content: 'Hello!' }] }).withResponse();
+    assert.equal(response.headers.get('x-warden-route'), STRAY, 'the released route serves again');
   } finally {
     await second.close();
   }

@@ -190,7 +190,12 @@ describe('resilience', () => {
     const { data, response } = await h.client.chat.completions.create({ model: 'intent', messages: HELLO }).withResponse();
     assert.equal(data.choices[0]!.message.content, '{"intent":"chitchat"}');
     assert.equal(response.headers.get('x-warden-default'), 'true');
-    const stream = await h.client.chat.completions.create({ model: 'intent', messages: HELLO, stream: true });
+    // No route produced the default: x-warden-route names none; the fallback header says what failed.
+    assert.equal(response.headers.get('x-warden-route'), null);
+    assert.equal(response.headers.get('x-warden-fallback'), 'transport:upstream_status_502 at i1@i1');
+    const { data: stream, response: streamed } = await h.client.chat.completions.create({ model: 'intent', messages: HELLO, stream: true }).withResponse();
+    assert.equal(streamed.headers.get('x-warden-default'), 'true');
+    assert.equal(streamed.headers.get('x-warden-route'), null);
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     assert.equal(text, '{"intent":"chitchat"}');

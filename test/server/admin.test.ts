@@ -121,7 +121,7 @@ describe('admin API', () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     assert.ok(text.length > 0);
     assert.equal(response.headers.get('x-warden-route'), 'chat-small@direct');
-    assert.equal(response.headers.get('x-warden-fallback'), 'transport:route_shed at late@latedirect');
+    assert.equal(response.headers.get('x-warden-fallback'), 'shed:route_shed at late@latedirect');
     await h.fleet.waitFor((s) => s.providers.Late!.openStreams === 0);
 
     const before = h.fleet.stats().providers.Late!.requests;
