@@ -2,6 +2,7 @@
 // credentials, timeouts and upstream model name as live traffic; reports what came back
 // (status, text, first-token time) without judging it.
 import type { CatalogModel } from '../catalog/index.js';
+import { parseChunk } from '../protocol/chunk.js';
 import { SseReader } from '../protocol/sse.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../protocol/types.js';
 import { classifyStatus } from '../resilience/index.js';
@@ -76,7 +77,7 @@ class ProbeSink implements ExchangeSink {
     }
     for (const event of this.#reader.push(chunk)) {
       if (event.data === null || event.data === '[DONE]') continue;
-      const parsed = chunkOf(event.data);
+      const parsed = parseChunk(event.data);
       if (parsed === null) {
         // Garbage instead of events (an HTML error page, an event cut short) is a transport
         // fault: judged as a reply it would be a latency "failure" of the route's quality.
@@ -137,11 +138,3 @@ class ProbeSink implements ExchangeSink {
 }
 
 /** A stream event's chunk object; null when the data is not a JSON object. */
-function chunkOf(data: string): ChatCompletionChunk | null {
-  try {
-    const parsed = JSON.parse(data) as unknown;
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as ChatCompletionChunk) : null;
-  } catch {
-    return null;
-  }
-}

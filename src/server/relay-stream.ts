@@ -10,6 +10,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CatalogModel } from '../catalog/index.js';
 import { errorMessageOf, GatewayError } from '../protocol/errors.js';
+import { parseChunk } from '../protocol/chunk.js';
 import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import { SseEventCheck } from '../protocol/sse-check.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
@@ -193,12 +194,8 @@ export class StreamRelay implements ExchangeSink {
         this.#out?.push(SSE_DONE);
         continue;
       }
-      let parsed: ChatCompletionChunk;
-      try {
-        parsed = JSON.parse(event.data) as ChatCompletionChunk;
-      } catch {
-        return this.#invalid(event.data);
-      }
+      const parsed = parseChunk(event.data);
+      if (parsed === null) return this.#invalid(event.data);
       this.#served ??= this.model.adapter.servedEndpoint(parsed);
       // Read before a thinking-off role strips it: thinking is the upstream at work all the same.
       const thinking = !this.#started && !this.#thinking && carriesReasoning(parsed);
@@ -331,9 +328,9 @@ export class StreamRelay implements ExchangeSink {
     return bad == null || this.#invalid(bad);
   }
 
-  /** An event that is not JSON: before the commit the attempt can fall back; after it the stream ends with an error event. */
+  /** An event that is not a JSON chunk: before the commit the attempt can fall back; after it the stream ends with an error event. */
   #invalid(data: string): false {
-    const failure = invalidResponse(`upstream stream sent an event that is not JSON: ${JSON.stringify(redactText(data, this.model.upstream.credentials).slice(0, 60))}`);
+    const failure = invalidResponse(`upstream stream sent an event that is not a JSON chat completion chunk: ${JSON.stringify(redactText(data, this.model.upstream.credentials).slice(0, 60))}`);
     // Re-encoded events of the chunk read before this one go out first.
     if (this.#committed && this.#out && this.#out.length > 0) {
       this.#forward(Buffer.from(this.#out.join('')));

@@ -1,8 +1,9 @@
 // A probe Warden itself fails to read (its own code throws while handling the answer: an
-// `internal` failure) says nothing about the route: it is reported as `internal`, never as
-// `transport`, judged inconclusive, and keeps the round from counting either way — no
-// quarantine, no clean round towards release. Real sockets: the probe client against a
-// scripted upstream whose stream chunk (`"choices":[null]`) makes Warden's reading throw.
+// `internal` failure) says nothing about the route: it is judged inconclusive and keeps the
+// round from counting either way — no quarantine, no clean round towards release. JSON that is
+// not a chunk (`"choices":[null]`) once made Warden's reading throw; it is the upstream's
+// garbage, reported as a transport failure like any other unreadable event (real sockets: the
+// probe client against a scripted upstream).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Catalog } from '../../src/catalog/index.js';
@@ -14,7 +15,7 @@ import { DAY, ENFORCE, T0, result } from './fixtures.js';
 
 const ROUTE = 'odd@scripted';
 
-describe('a probe Warden fails to read', () => {
+describe('a probe Warden cannot read', () => {
   let upstream: ScriptedUpstream;
   let pools: PoolSet;
   let catalog: Catalog;
@@ -35,12 +36,15 @@ models:
     await upstream.close();
   });
 
-  test('is reported as internal, judged inconclusive, and neither quarantines nor credits the route', async () => {
+  test('a chunk that is JSON but not a chunk is the upstream\u2019s invalid answer, not Warden\u2019s failure', async () => {
     const request = probeRequest('latency', { languages: ['en'], language: 'en' });
     const exchange = await sendProbe({ model: catalog.get('odd')!, endpoint: null }, request, pools, 5_000);
-    assert.equal(exchange.outcome, 'internal', 'Warden\u2019s own failure, not the route\u2019s transport');
-    assert.equal(exchange.error, 'gateway_internal_error');
+    assert.deepEqual([exchange.outcome, exchange.error], ['transport', 'upstream_invalid_response']);
+  });
 
+  test('an internal failure is judged inconclusive, and neither quarantines nor credits the route', () => {
+    const request = probeRequest('latency', { languages: ['en'], language: 'en' });
+    const exchange = { outcome: 'internal', status: 200, text: '', finishReason: null, firstTokenMs: null, totalMs: 3, error: 'gateway_internal_error' } as const;
     const judged = judgeProbe(request, exchange, ENFORCE);
     assert.deepEqual([judged.verdict, judged.reason], ['inconclusive', 'gateway_internal_error']);
 

@@ -128,6 +128,10 @@ const SCRIPTS: Record<string, Script> = {
     throw new Error('connection dropped');
   },
   whole: async (write) => write(START + sseChunk({}, 'stop') + 'data: [DONE]\n\n'),
+  // JSON, but not a chunk where Warden reads one: the upstream's garbage, not Warden's failure.
+  'null-choice': async (write) => write('data: {"id":"c1","object":"chat.completion.chunk","choices":[null]}\n\ndata: [DONE]\n\n'),
+  'string-delta': async (write) => write('data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":"Hello"}]}\n\ndata: [DONE]\n\n'),
+  'null-event': async (write) => write('data: null\n\ndata: [DONE]\n\n'),
 };
 
 describe('a scripted upstream', () => {
@@ -146,7 +150,13 @@ models:
   cut-before-token: { provider: scripted, model: cut-before-token }
   reset-before-token: { provider: scripted, model: reset-before-token }
   whole: { provider: scripted, model: whole }
+  null-choice: { provider: scripted, model: null-choice }
+  string-delta: { provider: scripted, model: string-delta }
+  null-event: { provider: scripted, model: null-event }
 roles:
+  null-choice-early: { tier: degrade, models: [null-choice, whole], checks: [nonempty] }
+  string-delta-early: { tier: degrade, models: [string-delta, whole] }
+  null-event-early: { tier: degrade, models: [null-event, whole], checks: [nonempty] }
   cut-early: { tier: degrade, models: [cut-before-token, whole] }
   reset-early: { tier: degrade, models: [reset-before-token, whole] }
   checked-split: { tier: degrade, models: [split], checks: [nonempty] }
@@ -190,6 +200,18 @@ roles:
       assert.equal(text, 'Hello');
       assert.deepEqual([response.headers.get('x-warden-route'), response.headers.get('x-warden-fallback')], ['whole@scripted', `transport:upstream_connection_lost at ${route}`]);
       assert.equal(h.gateway.breakers.snapshot(route)?.consecutiveFailures, 1);
+    });
+  }
+
+  // Before the fix these threw inside Warden's reading: a 500 internal_error, the route not blamed, no fallback.
+  for (const route of ['null-choice', 'string-delta', 'null-event']) {
+    test(`${route}: JSON that is not a chunk is the upstream's invalid answer — the role falls back, the route is blamed`, async () => {
+      const { data, response } = await h.client.chat.completions.create({ model: `${route}-early`, messages: HELLO, stream: true }).withResponse();
+      let text = '';
+      for await (const chunk of data) text += chunk.choices[0]?.delta?.content ?? '';
+      assert.equal(text, 'Hello');
+      assert.deepEqual([response.headers.get('x-warden-route'), response.headers.get('x-warden-fallback')], ['whole@scripted', `transport:upstream_invalid_response at ${route}@scripted`]);
+      assert.equal(h.gateway.breakers.snapshot(`${route}@scripted`)?.consecutiveFailures, 1);
     });
   }
 
