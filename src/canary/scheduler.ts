@@ -6,6 +6,7 @@
 // process up.
 import { LocalCoordination, type Coordination } from '../state/index.js';
 import type { Logger } from '../telemetry/index.js';
+import { isCanaryError } from './errors.js';
 import type { CanaryRunner } from './runner.js';
 
 export const CANARY_LEASE = 'canary';
@@ -68,7 +69,9 @@ export class CanaryScheduler {
       const report = await this.runner.runRound();
       this.log.info({ routes: report.routes.length, failed: report.routes.filter((r) => r.round.verdict === 'fail').map((r) => r.route) }, 'canary round done');
     } catch (e) {
-      if (!this.#stopped) this.log.error({ err: e }, 'canary round failed');
+      // A round asked for by hand (here or on another instance) is running: it probes what this one would.
+      if (isCanaryError(e) && e.code === 'round_in_progress') this.log.info({ reason: e.message }, 'canary round skipped: another round is in progress');
+      else if (!this.#stopped) this.log.error({ err: e }, 'canary round failed');
     }
   }
 
