@@ -2,8 +2,9 @@
 // between so a route comes back on time. With several instances only the holder of the canary
 // lease does either, so a round runs once however many instances there are; the lease lasts
 // 1.5 intervals and is renewed at each tick, so when the leader dies another instance takes
-// over at its first tick after the lease lapses. Timers are unref'd: they never keep a
-// process up.
+// over at its first tick after the lease lapses. A round asked for by hand may still come to
+// any instance: the runner's round lock (round-lock.ts) keeps it from overlapping this one.
+// Timers are unref'd: they never keep a process up.
 import { LocalCoordination, type Coordination } from '../state/index.js';
 import type { Logger } from '../telemetry/index.js';
 import { isCanaryError } from './errors.js';
