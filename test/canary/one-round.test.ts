@@ -22,8 +22,8 @@ test('a manual round while this instance\u2019s round runs: the same routes join
   try {
     gate.close();
     const scheduled = h.gateway.canary!.runRound();
-    await until(() => gate.held > 0, 'the round\u2019s probes reach the gate');
-    const held = gate.held;
+    // Every route's first probe, all at once: concurrency covers the 3 routes.
+    const held = await until(() => gate.held === 3 && gate.held, 'the round\u2019s probes reach the gate');
 
     const single = await run({ route: 'chat-main@openrouter/B' });
     assert.equal(single.status, 409, JSON.stringify(single.body));

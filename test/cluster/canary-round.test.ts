@@ -3,6 +3,7 @@
 // the same providers again and write decisions beside it), and runs once that round is over.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { FLEET_MODEL, fleetCanaryYaml } from '../canary/fixtures.js';
 import { ManualClock } from '../helpers/clock.js';
 import { startCluster, type Cluster, type Instance } from '../helpers/cluster.js';
 import { startGate, type Gate } from '../helpers/gate.js';
@@ -13,18 +14,8 @@ const missing = redisMissing();
 if (missing) console.log(`# skipped: ${missing}`);
 
 const TOKEN = 'cluster-admin';
-const MODEL = 'deepseek/deepseek-chat';
-const SCENARIO = { seed: 5, providers: { Alpha: { models: [MODEL] }, Beta: { models: [MODEL] }, Stray: { models: [MODEL], faults: { prefix: 1 } } } };
-const config = (openrouter: string) => `
-server: { adminToken: "${TOKEN}" }
-providers:
-  openrouter: { kind: openrouter, baseUrl: "${openrouter}" }
-models:
-  chat-main: { provider: openrouter, model: ${MODEL} }
-roles:
-  chat: { tier: degrade, models: [chat-main] }
-canary: { watch: [chat-main], mode: enforce, failedRounds: 2, capacityFloor: 1, languages: [en] }
-`;
+const SCENARIO = { seed: 5, providers: { Alpha: { models: [FLEET_MODEL] }, Beta: { models: [FLEET_MODEL] }, Stray: { models: [FLEET_MODEL], faults: { prefix: 1 } } } };
+const config = (openrouter: string) => fleetCanaryYaml('enforce', `server: { adminToken: "${TOKEN}" }`, 'capacityFloor: 1')({ openrouterBaseUrl: openrouter });
 
 describe('one canary round at a time across instances', { skip: missing ?? false }, () => {
   let cluster: Cluster;
@@ -51,8 +42,8 @@ describe('one canary round at a time across instances', { skip: missing ?? false
     const [a, b] = nodes as [Instance, Instance];
     gate.close();
     const first = a.gateway.canary!.runRound();
-    await until(() => gate.held > 0, 'A\u2019s probes reach the gate');
-    const held = gate.held;
+    // Every route's first probe, all at once: concurrency covers the 3 routes.
+    const held = await until(() => gate.held === 3 && gate.held, 'A\u2019s probes reach the gate');
 
     const refused = await run(b);
     assert.equal(refused.status, 409, JSON.stringify(refused.body));
