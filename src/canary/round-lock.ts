@@ -9,9 +9,13 @@
 import type { Coordination } from '../state/index.js';
 
 export const CANARY_ROUND_LEASE = 'canary-round';
-/** Long enough for a slow renewal; short enough that a dead holder blocks rounds only briefly. */
-const LOCK_TTL_MS = 120_000;
-const RENEW_EVERY_MS = LOCK_TTL_MS / 4;
+/**
+ * Short, so a holder killed mid-round blocks the next leader's round for seconds only (the
+ * canary lease itself may lapse within one interval); renewed five times per lifetime, so a
+ * late renewal or two does not lose it.
+ */
+const LOCK_TTL_MS = 5_000;
+const RENEW_EVERY_MS = LOCK_TTL_MS / 5;
 
 export class RoundLock {
   constructor(private readonly coordination: Coordination) {}
