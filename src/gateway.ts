@@ -126,7 +126,7 @@ export function createGateway(config: WardenConfig, options: GatewayOptions = {}
 
   function createCanary(c: NonNullable<WardenConfig['canary']>): CanaryRunner {
     const policy = policyFromConfig(c);
-    canaryLive.options = { catalog, pools, store, clock, audit, log, notifier, control, policy, watch: c.watch, controls: new Set(c.controls), concurrency: c.concurrency, tokenBudget: c.tokenBudget, metrics, tracing };
+    canaryLive.options = { catalog, pools, store, clock, audit, log, notifier, control, policy, watch: c.watch, controls: new Set(c.controls), concurrency: c.concurrency, tokenBudget: c.tokenBudget, metrics, tracing, coordination };
     return new CanaryRunner(canaryLive.options);
   }
   const discovery = new DiscoveryLoop(catalog, config, pools, log, now, (model) => board.recall(model.routes.map((r) => r.id)));

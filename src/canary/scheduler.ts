@@ -2,10 +2,12 @@
 // between so a route comes back on time. With several instances only the holder of the canary
 // lease does either, so a round runs once however many instances there are; the lease lasts
 // 1.5 intervals and is renewed at each tick, so when the leader dies another instance takes
-// over at its first tick after the lease lapses. Timers are unref'd: they never keep a
-// process up.
+// over at its first tick after the lease lapses. A round asked for by hand may still come to
+// any instance: the runner's round lock (round-lock.ts) keeps it from overlapping this one.
+// Timers are unref'd: they never keep a process up.
 import { LocalCoordination, type Coordination } from '../state/index.js';
 import type { Logger } from '../telemetry/index.js';
+import { isCanaryError } from './errors.js';
 import type { CanaryRunner } from './runner.js';
 
 export const CANARY_LEASE = 'canary';
@@ -68,7 +70,9 @@ export class CanaryScheduler {
       const report = await this.runner.runRound();
       this.log.info({ routes: report.routes.length, failed: report.routes.filter((r) => r.round.verdict === 'fail').map((r) => r.route) }, 'canary round done');
     } catch (e) {
-      if (!this.#stopped) this.log.error({ err: e }, 'canary round failed');
+      // A round asked for by hand (here or on another instance) is running: it probes what this one would.
+      if (isCanaryError(e) && e.code === 'round_in_progress') this.log.info({ reason: e.message }, 'canary round skipped: another round is in progress');
+      else if (!this.#stopped) this.log.error({ err: e }, 'canary round failed');
     }
   }
 

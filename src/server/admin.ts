@@ -107,6 +107,7 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, qu
       return sendJson(res, 200, await deps.canary.run(only));
     } catch (e) {
       if (isCanaryError(e) && e.code === 'unknown_route') throw new GatewayError(404, e.code, 'not_found_error', e.message, 'route');
+      if (isCanaryError(e) && e.code === 'round_in_progress') throw new GatewayError(409, 'canary_round_in_progress', 'invalid_request_error', `No round started: ${e.message}`);
       throw e;
     }
   }

@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../src/config/index.js';
 import { ManualClock } from '../helpers/clock.js';
+import { startGate, type Gate } from '../helpers/gate.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { until } from '../helpers/until.js';
 import { FLEET_MODEL, fleetCanaryYaml } from './fixtures.js';
 
 const HALF_HOUR = 1_800_000;
@@ -40,5 +42,49 @@ test('rounds cut short by the token budget are not clean: a quarantined route is
     assert.equal(h.gateway.control.views().find((v) => v.id === STRAY)!.state, 'quarantined');
   } finally {
     await h.close();
+  }
+});
+
+/** A gateway whose probes pass through a gate, so a test can stop a round between sending and judging. */
+async function gated(clock: ManualClock, canary: string): Promise<{ h: Harness; gate: Gate; close(): Promise<void> }> {
+  const gate = await startGate();
+  const h = await startHarness({ clock, scenario: SCENARIO, configYaml: (fleet) => fleetCanaryYaml('enforce', '', canary)({ openrouterBaseUrl: gate.to(fleet.openrouterBaseUrl) }) });
+  return { h, gate, close: async () => (await h.close(), await gate.stop()) };
+}
+
+/** Starts a round, holds its probes at the gate, runs `meanwhile`, then lets the round finish. */
+async function roundAround(h: Harness, gate: Gate, meanwhile: () => void) {
+  gate.close();
+  const round = h.gateway.canary!.runRound();
+  await until(() => gate.held > 0, 'the round\u2019s first probes reach the gate');
+  meanwhile();
+  gate.open();
+  return round;
+}
+
+test('a reload during a round that raises failedRounds does not change that round: it judges with the rules it started with', async () => {
+  const { h, gate, close } = await gated(new ManualClock(), 'failedRounds: 1');
+  try {
+    const report = await roundAround(h, gate, () => reload(h, (fleet) => fleetCanaryYaml('enforce', '', 'failedRounds: 3')({ openrouterBaseUrl: gate.to(fleet.openrouterBaseUrl) })));
+    const stray = report.routes.find((r) => r.route === STRAY)!;
+    assert.equal(stray.round.verdict, 'fail');
+    assert.ok(stray.decisions.some((d) => d.type === 'quarantine'), `one failed round was enough when the round began: ${JSON.stringify(stray.decisions)}`);
+    assert.equal(h.gateway.control.views().find((v) => v.id === STRAY)!.state, 'quarantined');
+  } finally {
+    await close();
+  }
+});
+
+test('a reload to observe during a round takes effect at once: that round quarantines nothing and records would-quarantine', async () => {
+  const { h, gate, close } = await gated(new ManualClock(), 'failedRounds: 1');
+  try {
+    const report = await roundAround(h, gate, () => reload(h, (fleet) => fleetCanaryYaml('observe', '', 'failedRounds: 1')({ openrouterBaseUrl: gate.to(fleet.openrouterBaseUrl) })));
+    assert.equal(report.mode, 'observe');
+    const stray = report.routes.find((r) => r.route === STRAY)!;
+    assert.deepEqual(stray.decisions.map((d) => d.type), ['would_quarantine']);
+    assert.equal(h.gateway.control.views().find((v) => v.id === STRAY)!.state, 'healthy', 'no quarantine is enforced after the switch to observe');
+    assert.equal(h.gateway.store.audit(10, { type: 'quarantine' }).length, 0);
+  } finally {
+    await close();
   }
 });

@@ -213,6 +213,28 @@ describe('positive controls', () => {
       await hook.close();
     }
   });
+
+  test('a round of one route probes the controls too: a control that passes voids the filter probe, which then decides nothing for the route', async () => {
+    const h = await startHarness({
+      scenario: fleetOf({ Prude: { faults: { contentFilter: 1 } }, NotSoKnown: {} }, 2),
+      configYaml: config('mode: enforce, failedRounds: 1, languages: [en], controls: [chat-main@openrouter/NotSoKnown]'),
+    });
+    try {
+      const report = await h.gateway.canary!.runRound('chat-main@openrouter/Prude');
+      const probed = Object.fromEntries(report.routes.map((r) => [r.route.split('/')[1], r.control]));
+      assert.deepEqual(probed, { Prude: false, NotSoKnown: true }, 'the route asked for and the control, no other route');
+      assert.deepEqual(report.invalidated, ['filter']);
+      assert.match(report.alerts[0]!, /NotSoKnown passed the filter probe/);
+      const prude = report.routes.find((r) => r.route.endsWith('/Prude'))!;
+      assert.equal(prude.round.probes.find((p) => p.kind === 'filter')!.invalidated, true);
+      // Prude fails other probes too (every reply of it is filtered); the filter probe is no reason of its verdict.
+      assert.ok(!prude.round.reasons.some((r) => r.startsWith('filter:')), JSON.stringify(prude.round.reasons));
+      const quarantine = prude.decisions.find((d) => d.type === 'quarantine');
+      assert.ok(quarantine && quarantine.type === 'quarantine' && !quarantine.reasons.some((r) => r.startsWith('filter:')));
+    } finally {
+      await h.close();
+    }
+  });
 });
 
 describe('brakes: capacity floor and observe mode', () => {
