@@ -113,6 +113,9 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     assert.equal(await text(`${route} td:nth-child(5) .sub:last-child`), 'retry in 30 s');
     assert.equal(await text(`${route} td:nth-child(4) .sub`), 'in 30 s');
     assert.equal(await text(`${route} td:nth-child(6)`), 'no canary configured');
+    // Time open is counted when a breaker closes: with this one open it said "no time open yet".
+    assert.equal(await text('#cards .card:nth-child(2) .value'), '1');
+    assert.equal(await text('#cards .card:nth-child(2) .sub'), 'time out of service is counted when a breaker closes');
     await advance(40_000);
     assert.equal(await text(`${route} td:nth-child(5) .sub:last-child`), 'retry due: the next request probes it');
     assert.equal(await text(`${route} td:nth-child(4) .sub`), 'retry due: the next request probes it');

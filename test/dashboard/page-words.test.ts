@@ -124,4 +124,17 @@ describe('dashboard words against what traffic meets', { skip: absent }, () => {
     assert.equal(await text(`${chat} td:nth-child(7) .sub`), 'priced models only');
     assert.deepEqual(errors, []);
   });
+
+  test("a rollout's figures give an unpriced model's cost as unknown, not $0.000000", async () => {
+    await admin('POST', '/admin/roles/chat/rollout', { candidate: 'chat-small', weight: 50, reason: 'try the small one' });
+    // Sticky keys place each request by a hash, so both arms get requests on every run.
+    for (let i = 0; i < 8; i++) await h.client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: `Hello ${i}` }] }, { headers: { 'x-warden-sticky': `user-${i}` } });
+    const arm = (model: string) => `#role-table tr[data-figures-for="chat"] tr[data-arm="${model}"]`;
+    await page.locator(`${arm('chat-small')} td:nth-child(3)`).filter({ hasNotText: /^0$/ }).waitFor();
+    await page.locator(`${arm('chat-main')} td:nth-child(3)`).filter({ hasNotText: /^0$/ }).waitFor();
+    assert.equal(await text(`${arm('chat-small')} td:nth-child(8)`), 'unknown');
+    const priced = await text(`${arm('chat-main')} td:nth-child(8)`);
+    assert.ok(priced.startsWith('$') && priced !== '$0.000000', `the priced model has a cost: ${priced}`);
+    assert.deepEqual(errors, []);
+  });
 });

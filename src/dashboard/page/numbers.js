@@ -6,7 +6,7 @@ export function renderNumbers(cards, tbody, cf) {
   const b = cf.breakers;
   cards.replaceChildren(
     card('Fallbacks', count(cf.fallbacks), 'requests answered elsewhere after their first route failed'),
-    card('Breaker openings', count(b.openings), b.openSeconds > 0 ? `${span(b.openSeconds * 1000)} out of service in total` : 'no time open yet'),
+    card('Breaker openings', count(b.openings), openTime(b)),
     card('First-try recovery', percent(b.firstTryRate), `${count(b.firstTryRecoveries)} of ${count(b.recoveries)} closings; low means the cooldown is too short`),
     card('Strict-tier 503 rate', percent(cf.strict.rate), `${count(cf.strict.unavailable)} of ${count(cf.strict.requests)} strict requests`),
     costCard(cf),
@@ -37,6 +37,12 @@ export function renderModelRates(tbody, models) {
     ),
   );
   tbody.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 4, class: 'empty' }, 'No role requests yet.'))]));
+}
+
+/** Time open is counted when a breaker closes: one open now is not in it yet, and must not read as "no time open". */
+function openTime(b) {
+  if (b.openSeconds > 0) return `${span(b.openSeconds * 1000)} out of service, counted as breakers closed`;
+  return b.openings > 0 ? 'time out of service is counted when a breaker closes' : 'none opened yet';
 }
 
 const UNPRICED = 'no price configured (profile.price)';
