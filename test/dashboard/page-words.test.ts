@@ -75,6 +75,11 @@ describe('dashboard words against what traffic meets', { skip: absent }, () => {
     assert.ok(second.routes.some((r: any) => r.route === STRAY && r.decisions.some((d: any) => d.type === 'quarantine')), 'two failed rounds quarantine it');
     await page.locator(`${row}[data-state="quarantined"]`).waitFor();
     assert.equal(await text(`${row} td:nth-child(7) .sub`), 'held now');
+    // The audit's one-line summary counts the ladder step as the Ladder column does (it said "step: 0").
+    const audited = page.locator(`#audit tbody tr[data-type="quarantine"][data-route="${STRAY}"] summary`);
+    await audited.waitFor();
+    assert.match((await audited.textContent()) ?? '', /ladder step 1( ·|$)/);
+    assert.match(await text(`${row} td:nth-child(7)`), /^step 1 of 3/);
 
     await admin('POST', `/admin/routes/${encodeURIComponent(STRAY)}/restore`, { reason: 'provider fixed it' });
     // What traffic meets: the route is in service (the admin view and the merged blocklist agree).
