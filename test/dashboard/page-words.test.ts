@@ -8,28 +8,16 @@ import type { Fleet } from '../../src/sim/index.js';
 import { chromiumAbsent, openPage } from '../helpers/chromium.js';
 import { ManualClock } from '../helpers/clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { HALF_HOUR, STRAY, STRAY_MODEL, strayProviders, strayScenario } from '../helpers/stray-fleet.js';
 
 const TOKEN = 'dash-words-token';
-const MODEL = 'deepseek/deepseek-chat';
-const STRAY = 'chat-main@openrouter/Stray';
-const HALF_HOUR = 30 * 60_000;
-const SCENARIO = {
-  seed: 23,
-  providers: {
-    Stray: { models: [MODEL], faults: { prefix: 1 } },
-    H01: { models: [MODEL] },
-    H02: { models: [MODEL] },
-    small: { models: ['gpt-4o-mini'] },
-  },
-};
+const SCENARIO = strayScenario(23);
 // chat-main has a price, chat-small none: the cost figures cover chat-main only.
 const config = (fleet: Fleet) => `
 server: { adminToken: "${TOKEN}", dashboardSample: 500ms }
-providers:
-  openrouter: { kind: openrouter, baseUrl: "${fleet.openrouterBaseUrl}" }
-  direct:     { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('small')}" }
+${strayProviders(fleet)}
 models:
-  chat-main:  { provider: openrouter, model: ${MODEL}, profile: { price: { input: 0.3, output: 1.2 } } }
+  chat-main:  { provider: openrouter, model: ${STRAY_MODEL}, profile: { price: { input: 0.3, output: 1.2 } } }
   chat-small: { provider: direct, model: gpt-4o-mini }
 roles:
   chat:   { tier: degrade, models: [chat-main, chat-small] }
