@@ -2,6 +2,7 @@
 // metrics registry: each degraded answer, each recovery, each strict 503 is an incident that
 // would have reached users without this layer.
 import { METRIC } from './metric-names.js';
+import { unpricedAmong, type CostBasis } from './pricing.js';
 import type { Reading } from './reading.js';
 
 export type Tier = 'strict' | 'degrade' | 'default';
@@ -27,9 +28,12 @@ export interface RoleNumbers {
   unavailableRate: number | null;
   /** unavailable ÷ requests for a strict role (its 503 rate), null otherwise. */
   strictUnavailableRate: number | null;
-  costUsd: number;
-  /** costUsd ÷ requests, null without requests. */
+  /** Cost of the role's priced models; null when none of the models it may use has a price (unknown, not free). */
+  costUsd: number | null;
+  /** costUsd ÷ requests, null without requests or without a price. */
   costPerRequest: number | null;
+  /** Models the role may use that have no price: their usage is not in costUsd. */
+  unpricedModels: string[];
 }
 
 export interface ModelNumbers {
@@ -63,13 +67,16 @@ export interface Counterfactuals {
    * were answered by nothing (a 503) or by the tier's stand-in (to_model="none").
    */
   fallbacks: number;
-  costUsd: number;
+  /** Cost of every priced model's usage; null when no model has a price (unknown, not free). */
+  costUsd: number | null;
+  /** Configured models with no price: their usage is not in costUsd. */
+  unpricedModels: string[];
 }
 
 /** As the warden_degraded_share gauge counts them (src/telemetry/metrics.ts). */
 const DEGRADED = new Set(['degraded', 'default']);
 
-export function counterfactuals(reading: Reading, tiers: Readonly<Record<string, Tier>>): Counterfactuals {
+export function counterfactuals(reading: Reading, tiers: Readonly<Record<string, Tier>>, prices: CostBasis): Counterfactuals {
   const results = new Map<string, Map<string, number>>();
   for (const s of reading.samples(METRIC.roleResults)) {
     const role = s.labels.role;
@@ -94,7 +101,13 @@ export function counterfactuals(reading: Reading, tiers: Readonly<Record<string,
     const tier = tiers[role] ?? null;
     // The dedicated counter when the gateway has it; the role's 503s say the same before.
     const unavailable = tier === 'strict' && strictCounter ? (strictCounter.get(role) ?? 0) : (byResult.get('unavailable') ?? 0);
-    const costUsd = cost.get(role) ?? 0;
+    const chain = prices.chains[role] ?? [];
+    const unpricedModels = unpricedAmong(prices, chain);
+    // Nothing counted for a role none of whose models has a price is unknown, not free (a
+    // role answered by a priced model outside its chain, or one no longer configured, keeps
+    // what was counted).
+    const counted = cost.get(role);
+    const costUsd = counted === undefined && chain.length > 0 && unpricedModels.length === chain.length ? null : (counted ?? 0);
     return {
       role,
       tier,
@@ -108,7 +121,8 @@ export function counterfactuals(reading: Reading, tiers: Readonly<Record<string,
       unavailableRate: ratio(unavailable, requests),
       strictUnavailableRate: tier === 'strict' ? ratio(unavailable, requests) : null,
       costUsd,
-      costPerRequest: ratio(costUsd, requests),
+      costPerRequest: costUsd === null ? null : ratio(costUsd, requests),
+      unpricedModels,
     };
   });
   const strictRoles = roles.filter((r) => r.tier === 'strict');
@@ -136,7 +150,8 @@ export function counterfactuals(reading: Reading, tiers: Readonly<Record<string,
     },
     strict: { requests: strictRequests, unavailable: strictUnavailable, rate: ratio(strictUnavailable, strictRequests) },
     fallbacks: roles.reduce((n, r) => n + r.fallback, 0),
-    costUsd: roles.reduce((n, r) => n + r.costUsd, 0),
+    costUsd: prices.priced.size === 0 ? null : roles.reduce((n, r) => n + (r.costUsd ?? 0), 0),
+    unpricedModels: unpricedAmong(prices, prices.models),
   };
 }
 

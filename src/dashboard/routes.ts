@@ -39,13 +39,21 @@ export interface DashboardRoute {
     cleanRounds: number;
     wouldQuarantine: boolean;
     quarantine: { since: number; until: number; step: number; reasons: string[] } | null;
+    /**
+     * What the canary's quarantine record means for traffic now: `holding` keeps the route out;
+     * `overridden` by a manual restore, which keeps it in service (see Blocklist.entriesFor);
+     * `lapsed` past its end, no longer honoured though the canary has not yet recorded the end;
+     * null without a quarantine.
+     */
+    quarantineNow: 'holding' | 'overridden' | 'lapsed' | null;
     /** The ladder step now held (quarantined) or last taken, 0-based; null before any quarantine. */
     ladderStep: number | null;
     probes: ProbeRow[];
   } | null;
 }
 
-export function dashboardRoute(view: RouteView): DashboardRoute {
+/** `now`: the gateway's clock, against which a quarantine's end is read. */
+export function dashboardRoute(view: RouteView, now: number): DashboardRoute {
   const c = view.canary;
   const round = c?.lastRound ?? null;
   return {
@@ -67,10 +75,17 @@ export function dashboardRoute(view: RouteView): DashboardRoute {
       cleanRounds: c.consecutiveCleanRounds,
       wouldQuarantine: c.wouldQuarantine,
       quarantine: c.quarantine,
+      quarantineNow: quarantineNow(c.quarantine, view.restored, now),
       ladderStep: c.quarantine?.step ?? c.ladder?.lastStep ?? null,
       probes: round?.probes.map(probeRow) ?? [],
     },
   };
+}
+
+function quarantineNow(quarantine: { until: number } | null, restored: boolean, now: number): NonNullable<DashboardRoute['canary']>['quarantineNow'] {
+  if (!quarantine) return null;
+  if (quarantine.until <= now) return 'lapsed';
+  return restored ? 'overridden' : 'holding';
 }
 
 function probeRow(p: ProbeResult): ProbeRow {

@@ -4,6 +4,7 @@ import type { RouteView } from '../health/index.js';
 import type { AuditEvent, RuntimeBlock } from '../state/index.js';
 import { counterfactuals, type Counterfactuals } from './counterfactuals.js';
 import { Reading, type MetricFamily } from './reading.js';
+import { costBasis } from './pricing.js';
 import { dashboardRoles, tiersOf, type DashboardRoles, type RoleSource } from './roles.js';
 import { dashboardRoute, type DashboardRoute } from './routes.js';
 import type { TimelinePoint, TimelineSampler } from './timeline.js';
@@ -48,14 +49,15 @@ export class DashboardData {
     const reading = Reading.of(await this.o.read());
     const { limit, ...filter } = query;
     const roles = dashboardRoles(this.o.roles);
+    const at = this.o.now();
     return {
-      at: this.o.now(),
+      at,
       canary: this.o.canary(),
-      routes: this.o.control.views().map(dashboardRoute),
+      routes: this.o.control.views().map((view) => dashboardRoute(view, at)),
       roles,
       blocks: this.o.control.runtimeBlocks().filter((b) => b.kind === 'block'),
       timeline: { everyMs: this.o.sampler.everyMs, points: this.o.sampler.points() },
-      counterfactuals: counterfactuals(reading, tiersOf(roles)),
+      counterfactuals: counterfactuals(reading, tiersOf(roles), costBasis(this.o.roles.effective.models, roles)),
       audit: { query, events: this.o.audit(limit, filter) },
     };
   }

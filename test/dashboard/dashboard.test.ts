@@ -13,31 +13,18 @@ import type { Fleet } from '../../src/sim/index.js';
 import { chromiumAbsent, openPage } from '../helpers/chromium.js';
 import { ManualClock } from '../helpers/clock.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { HALF_HOUR, STRAY, STRAY_MODEL, strayProviders, strayScenario } from '../helpers/stray-fleet.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/dashboard/', import.meta.url));
 const TOKEN = 'dash-browser-token';
-const MODEL = 'deepseek/deepseek-chat';
-const STRAY = 'chat-main@openrouter/Stray';
-const HALF_HOUR = 30 * 60_000;
 
-const SCENARIO = {
-  seed: 11,
-  providers: {
-    Stray: { models: [MODEL], faults: { prefix: 1 } },
-    H01: { models: [MODEL] },
-    H02: { models: [MODEL] },
-    H03: { models: [MODEL] },
-    small: { models: ['gpt-4o-mini'] },
-  },
-};
+const SCENARIO = strayScenario(11);
 
 const config = (fleet: Fleet) => `
 server: { adminToken: "${TOKEN}", dashboardSample: 500ms }
-providers:
-  openrouter: { kind: openrouter, baseUrl: "${fleet.openrouterBaseUrl}" }
-  direct:     { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('small')}" }
+${strayProviders(fleet)}
 models:
-  chat-main:  { provider: openrouter, model: ${MODEL}, timeouts: { firstByte: 2s } }
+  chat-main:  { provider: openrouter, model: ${STRAY_MODEL}, timeouts: { firstByte: 2s } }
   chat-small: { provider: direct, model: gpt-4o-mini }
 roles:
   chat:      { tier: degrade, models: [chat-main, chat-small], checks: [nonempty, prefix] }

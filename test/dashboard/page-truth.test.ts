@@ -92,12 +92,30 @@ describe('dashboard page between redraws', { skip: absent }, () => {
     assert.deepEqual(errors, []);
   });
 
+  test('with no price configured the Cost card says cost is unknown, not "$0.0000"', async () => {
+    // Requests were answered (above), but no model has a profile.price: nothing was counted.
+    const cost = '#cards .card:last-child';
+    assert.equal(await text(`${cost} .label`), 'Cost');
+    assert.equal(await text(`${cost} .value`), 'unknown');
+    assert.equal(await text(`${cost} .sub`), 'no price configured (profile.price) for any model');
+    assert.equal(await text('#roles tbody tr[data-role="chat"] td:nth-child(7)'), 'unknown');
+    assert.equal(await text('#roles tbody tr[data-role="chat"] td:nth-child(8)'), 'unknown');
+  });
+
+  test('a cost too small for its digits never reads as "$0.0000"', async () => {
+    const shown = await page.evaluate(`import('./dashboard/format.js').then(({ usd }) => [usd(0), usd(0.00003), usd(0.00006), usd(0.0000004, 6), usd(1.23456), usd(250.5), usd(null)])`);
+    assert.deepEqual(shown, ['$0.0000', '<$0.0001', '$0.0001', '<$0.000001', '$1.2346', '$250.50', '—']);
+  });
+
   test('an open breaker whose cooldown is over says the next request probes it, not "retry 10 s ago"', async () => {
     const route = '#routes tbody tr[data-route="chat-main@one"]';
     await page.locator(`${route}[data-state="open"]`).waitFor();
     assert.equal(await text(`${route} td:nth-child(5) .sub:last-child`), 'retry in 30 s');
     assert.equal(await text(`${route} td:nth-child(4) .sub`), 'in 30 s');
     assert.equal(await text(`${route} td:nth-child(6)`), 'no canary configured');
+    // Time open is counted when a breaker closes: with this one open it said "no time open yet".
+    assert.equal(await text('#cards .card:nth-child(2) .value'), '1');
+    assert.equal(await text('#cards .card:nth-child(2) .sub'), 'time out of service is counted when a breaker closes');
     await advance(40_000);
     assert.equal(await text(`${route} td:nth-child(5) .sub:last-child`), 'retry due: the next request probes it');
     assert.equal(await text(`${route} td:nth-child(4) .sub`), 'retry due: the next request probes it');

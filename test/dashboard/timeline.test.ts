@@ -2,7 +2,7 @@
 // and counterfactual numbers out. No server, no timer: readings are fed by hand.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { counterfactuals, describeLanguages, Reading, Timeline, TimelineSampler, type MetricFamily } from '../../src/dashboard/index.js';
+import { counterfactuals, describeLanguages, Reading, Timeline, TimelineSampler, type CostBasis, type MetricFamily } from '../../src/dashboard/index.js';
 import { GatewayMetrics } from '../../src/telemetry/index.js';
 
 type L = Record<string, string>;
@@ -166,6 +166,9 @@ describe('timeline', () => {
 
 describe('counterfactual numbers', () => {
   const results = (role: string, counts: Record<string, number>): Array<[L, number]> => Object.entries(counts).map(([result, n]) => [{ role, result }, n]);
+  /** What is priced: `priced` of the configured `models`, and each role's chain. */
+  const prices = (models: string[], priced: string[], chains: Record<string, string[]> = {}): CostBasis => ({ models, priced: new Set(priced), chains });
+  const ALL_PRICED = prices(['chat-main', 'chat-small'], ['chat-main', 'chat-small'], { chat: ['chat-main', 'chat-small'] });
 
   test('degraded share, fallback share, strict 503 rate, first-try recovery and cost per role', () => {
     const reading = Reading.of([
@@ -179,7 +182,7 @@ describe('counterfactual numbers', () => {
       counter('warden_breaker_open_seconds_total', [[{ route: MAIN_A }, 90]]),
       counter('warden_cost_usd_total', [[{ role: 'chat', model: 'chat-main' }, 0.015], [{ role: 'chat', model: 'chat-small' }, 0.005]]),
     ]);
-    const cf = counterfactuals(reading, { chat: 'degrade', reasoning: 'strict', intent: 'default', idle: 'strict' });
+    const cf = counterfactuals(reading, { chat: 'degrade', reasoning: 'strict', intent: 'default', idle: 'strict' }, ALL_PRICED);
     const chat = cf.roles.find((r) => r.role === 'chat')!;
     assert.equal(chat.requests, 20);
     assert.equal(chat.fallbackShare, 4 / 20);
@@ -203,7 +206,7 @@ describe('counterfactual numbers', () => {
         [{ role: 'creative', reason: 'quality:stray_prefix', from_model: 'chat-main', to_model: 'none' }, 2],
       ]),
     ]);
-    assert.deepEqual(counterfactuals(reading, {}).models, [
+    assert.deepEqual(counterfactuals(reading, {}, ALL_PRICED).models, [
       { model: 'chat-main', firstAttempts: 20, fallbacks: 5, fallbackRate: 0.25 },
       { model: 'chat-small', firstAttempts: 2, fallbacks: 0, fallbackRate: 0 },
     ]);
@@ -218,7 +221,7 @@ describe('counterfactual numbers', () => {
         [{ role: 'lookup', reason: 'transport:upstream_status_500', from_model: 'm1', to_model: 'none' }, 3],
       ]),
     ]);
-    const cf = counterfactuals(reading, { chat: 'degrade', lookup: 'degrade' });
+    const cf = counterfactuals(reading, { chat: 'degrade', lookup: 'degrade' }, ALL_PRICED);
     assert.equal(cf.fallbacks, 2);
     const lookup = cf.roles.find((r) => r.role === 'lookup')!;
     assert.deepEqual([lookup.unavailable, lookup.unavailableRate, lookup.strictUnavailableRate], [3, 3 / 4, null]);
@@ -230,7 +233,34 @@ describe('counterfactual numbers', () => {
       counter('warden_role_requests_total', results('reasoning', { primary: 8, unavailable: 2 })),
       counter('warden_strict_unavailable_total', [[{ role: 'reasoning' }, 2]]),
     ]);
-    assert.equal(counterfactuals(reading, { reasoning: 'strict' }).roles[0]!.strictUnavailableRate, 0.2);
+    assert.equal(counterfactuals(reading, { reasoning: 'strict' }, ALL_PRICED).roles[0]!.strictUnavailableRate, 0.2);
+  });
+
+  test('cost with no price configured is unknown, not $0; with some prices it names the models left out', () => {
+    const reading = Reading.of([
+      counter('warden_role_requests_total', [...results('chat', { primary: 10 }), ...results('lookup', { primary: 4 })]),
+      counter('warden_cost_usd_total', [[{ role: 'chat', model: 'chat-main' }, 0.01]]),
+    ]);
+    const tiers = { chat: 'degrade', lookup: 'degrade' } as const;
+    const chains = { chat: ['chat-main', 'chat-small'], lookup: ['chat-small'] };
+
+    const none = counterfactuals(Reading.of([counter('warden_role_requests_total', results('lookup', { primary: 4 }))]), tiers, prices(['chat-main', 'chat-small'], [], chains));
+    assert.equal(none.costUsd, null, 'no price anywhere: unknown');
+    assert.deepEqual(none.unpricedModels, ['chat-main', 'chat-small']);
+    const lookupNone = none.roles.find((r) => r.role === 'lookup')!;
+    assert.deepEqual([lookupNone.costUsd, lookupNone.costPerRequest], [null, null]);
+
+    const some = counterfactuals(reading, tiers, prices(['chat-main', 'chat-small'], ['chat-main'], chains));
+    assert.equal(some.costUsd, 0.01);
+    assert.deepEqual(some.unpricedModels, ['chat-small'], 'the figure leaves these out');
+    const chat = some.roles.find((r) => r.role === 'chat')!;
+    assert.deepEqual([chat.costUsd, chat.unpricedModels], [0.01, ['chat-small']]);
+    const lookup = some.roles.find((r) => r.role === 'lookup')!;
+    assert.deepEqual([lookup.costUsd, lookup.costPerRequest, lookup.unpricedModels], [null, null, ['chat-small']], 'its only model has no price');
+
+    const all = counterfactuals(reading, tiers, prices(['chat-main', 'chat-small'], ['chat-main', 'chat-small'], chains));
+    assert.deepEqual([all.costUsd, all.unpricedModels], [0.01, []]);
+    assert.equal(all.roles.find((r) => r.role === 'lookup')!.costUsd, 0, 'priced and unused: free so far');
   });
 
   test('the language detector\'s evidence reads as one line', () => {

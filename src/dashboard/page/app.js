@@ -53,7 +53,7 @@ function render(snapshot) {
   // Without a canary section there is no round to run (the API would answer 409).
   $('#run-round').hidden = snapshot.canary === null;
   draw('routes', [snapshot.routes, [...state.expanded], snapshot.canary], () => renderRoutes($('#routes tbody'), snapshot, state.expanded));
-  draw('roles', snapshot.roles, () => renderRoles($('#role-table tbody'), snapshot.roles, snapshot.at));
+  draw('roles', [snapshot.roles, snapshot.counterfactuals.unpricedModels], () => renderRoles($('#role-table tbody'), snapshot.roles, snapshot.at, snapshot.counterfactuals.unpricedModels));
   const points = snapshot.timeline.points;
   const empty = (none) => (points.length ? none : `No data yet: a point is added every ${Math.round(snapshot.timeline.everyMs / 100) / 10} s.`);
   draw('timeline', points, () => {

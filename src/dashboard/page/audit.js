@@ -64,6 +64,11 @@ function summary(detail) {
   for (const key of ['role', 'roles', 'reason', 'why', 'cause', 'reasons', 'by', 'step', 'from', 'alert', 'mode', 'routes', 'id']) {
     const v = detail?.[key];
     if (v === undefined || v === null || v === '') continue;
+    // The canary's ladder step is 0-based in the record; the Ladder column and the alerts count from 1.
+    if (key === 'step' && typeof v === 'number') {
+      parts.push(`ladder step ${v + 1}`);
+      continue;
+    }
     parts.push(`${key}: ${Array.isArray(v) ? (v.length > 3 ? `${v.slice(0, 3).join(', ')}, …` : v.join(', ')) : typeof v === 'object' ? '…' : v}`);
   }
   if (parts.length > 0) return parts.join(' · ');

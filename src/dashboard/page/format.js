@@ -64,8 +64,11 @@ export function percent(x) {
 
 export const count = (n) => (n === null || n === undefined ? '—' : Math.round(n).toLocaleString());
 
+/** Dollars; a cost that is not zero never reads as `$0.0000` (that is what free looks like). */
 export function usd(x, digits = 4) {
   if (x === null || x === undefined) return '—';
+  const smallest = 10 ** -digits;
+  if (x > 0 && x < smallest / 2) return `<$${smallest.toFixed(digits)}`;
   return `$${x.toFixed(x >= 100 ? 2 : digits)}`;
 }
 

@@ -6,10 +6,10 @@ export function renderNumbers(cards, tbody, cf) {
   const b = cf.breakers;
   cards.replaceChildren(
     card('Fallbacks', count(cf.fallbacks), 'requests answered elsewhere after their first route failed'),
-    card('Breaker openings', count(b.openings), b.openSeconds > 0 ? `${span(b.openSeconds * 1000)} out of service in total` : 'no time open yet'),
+    card('Breaker openings', count(b.openings), openTime(b)),
     card('First-try recovery', percent(b.firstTryRate), `${count(b.firstTryRecoveries)} of ${count(b.recoveries)} closings; low means the cooldown is too short`),
     card('Strict-tier 503 rate', percent(cf.strict.rate), `${count(cf.strict.unavailable)} of ${count(cf.strict.requests)} strict requests`),
-    card('Cost', usd(cf.costUsd), 'from usage and configured prices'),
+    costCard(cf),
   );
   const rows = cf.roles.map((r) =>
     el('tr', { dataset: { role: r.role } },
@@ -19,8 +19,8 @@ export function renderNumbers(cards, tbody, cf) {
       el('td', { class: 'num' }, percent(r.fallbackShare)),
       el('td', { class: 'num' }, percent(r.degradedShare)),
       el('td', { class: 'num' }, r.requests ? `${percent(r.unavailableRate)} (${count(r.unavailable)})` : '—'),
-      el('td', { class: 'num' }, usd(r.costUsd)),
-      el('td', { class: 'num' }, usd(r.costPerRequest, 6)),
+      costCell(r, usd(r.costUsd)),
+      costCell(r, usd(r.costPerRequest, 6)),
     ),
   );
   tbody.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 8, class: 'empty' }, 'No roles configured.'))]));
@@ -37,6 +37,30 @@ export function renderModelRates(tbody, models) {
     ),
   );
   tbody.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 4, class: 'empty' }, 'No role requests yet.'))]));
+}
+
+/** Time open is counted when a breaker closes: one open now is not in it yet, and must not read as "no time open". */
+function openTime(b) {
+  if (b.openSeconds > 0) return `${span(b.openSeconds * 1000)} out of service, counted as breakers closed`;
+  return b.openings > 0 ? 'time out of service is counted when a breaker closes' : 'none opened yet';
+}
+
+const UNPRICED = 'no price configured (profile.price)';
+
+/**
+ * Cost is counted only for models with a price: with none, $0 would read as free, so it says
+ * unknown; with some, the figure says it leaves the others out.
+ */
+function costCard(cf) {
+  if (cf.costUsd === null) return card('Cost', 'unknown', `${UNPRICED} for any model`);
+  if (cf.unpricedModels.length > 0) return card('Cost', usd(cf.costUsd), `priced models only; ${UNPRICED} for ${cf.unpricedModels.join(', ')}`);
+  return card('Cost', usd(cf.costUsd), 'from usage and configured prices');
+}
+
+function costCell(role, figure) {
+  if (role.costUsd === null) return el('td', { class: 'num', title: `${UNPRICED} for ${role.unpricedModels.join(', ')}` }, 'unknown');
+  if (role.unpricedModels.length === 0) return el('td', { class: 'num' }, figure);
+  return el('td', { class: 'num', title: `leaves out ${role.unpricedModels.join(', ')}: ${UNPRICED}` }, figure, el('div', { class: 'sub' }, 'priced models only'));
 }
 
 function card(label, value, note) {

@@ -7,7 +7,8 @@ import { badge } from './routes.js';
 
 const COLUMNS = 8;
 
-export function renderRoles(tbody, data, now) {
+/** `unpriced`: models with no price, whose cost is unknown rather than $0. */
+export function renderRoles(tbody, data, now, unpriced = []) {
   const notice = $('#overlay-rejected');
   notice.hidden = data.overlay.rejected === null;
   notice.textContent = data.overlay.rejected === null ? '' : `The stored overlay no longer fits the YAML and is not served (the YAML roles are): ${data.overlay.rejected}`;
@@ -32,7 +33,7 @@ export function renderRoles(tbody, data, now) {
         el('td', { class: 'actions' }, actions(r)),
       ),
     );
-    if (r.rollout) rows.push(el('tr', { class: 'figures', dataset: { figuresFor: r.name } }, el('td', { colspan: COLUMNS }, el('div', { class: 'evidence-scroll' }, figuresTable(r.rollout)))));
+    if (r.rollout) rows.push(el('tr', { class: 'figures', dataset: { figuresFor: r.name } }, el('td', { colspan: COLUMNS }, el('div', { class: 'evidence-scroll' }, figuresTable(r.rollout, new Set(unpriced))))));
   }
   if (rows.length === 0) rows.push(el('tr', {}, el('td', { colspan: COLUMNS, class: 'empty' }, 'No roles configured.')));
   tbody.replaceChildren(...rows);
@@ -53,7 +54,7 @@ function rolloutCell(rollout, now) {
   ];
 }
 
-function figuresTable(rollout) {
+function figuresTable(rollout, unpriced) {
   const [candidate] = rollout.arms;
   return el('table', { class: 'grid' },
     el('caption', { class: 'sub' }, rollout.since === null ? 'no figures yet' : `figures of this instance since the weights took effect, ${dateTime(rollout.since)}`),
@@ -67,7 +68,7 @@ function figuresTable(rollout) {
         el('td', { class: 'num' }, a.requests ? `${percent(a.qualityFailureRate)} (${count(a.qualityFailures)})` : '—'),
         el('td', { class: 'num' }, count(a.errors)),
         el('td', { class: 'num' }, ms(a.latencyP50Ms)),
-        el('td', { class: 'num' }, usd(a.costUsd, 6)),
+        unpriced.has(a.model) ? el('td', { class: 'num', title: 'no price configured (profile.price)' }, 'unknown') : el('td', { class: 'num' }, usd(a.costUsd, 6)),
       ),
     )),
   );

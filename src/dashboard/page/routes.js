@@ -24,7 +24,7 @@ export function renderRoutes(tbody, snapshot, expanded) {
           r.id,
           probes.length > 0 ? el('div', {}, el('button', { type: 'button', class: 'small quiet', dataset: { action: 'evidence', route: r.id }, 'aria-expanded': String(open) }, open ? 'Hide evidence' : `Evidence (${probes.length})`)) : null,
         ),
-        el('td', {}, badge(r.state), r.restored ? el('div', { class: 'sub' }, 'manually restored') : null),
+        el('td', {}, badge(r.state), r.restored ? el('div', { class: 'sub' }, restoredNote(r)) : null),
         el('td', { class: 'wrap' }, r.reasons.length ? el('ul', { class: 'reasons' }, r.reasons.map((why) => el('li', {}, why))) : el('span', { class: 'sub' }, '—')),
         el('td', {}, r.until === null ? '—' : [dateTime(r.until), el('div', { class: 'sub' }, relativeNode(r.until, snapshot.at, { due: r.breaker.retryAt === r.until ? PROBE_DUE : '' }))]),
         el('td', {}, badge(r.breaker.state), r.breaker.consecutiveFailures > 0 ? el('div', { class: 'sub' }, `${r.breaker.consecutiveFailures} transport failures`) : null, r.breaker.retryAt ? el('div', { class: 'sub' }, relativeNode(r.breaker.retryAt, snapshot.at, { prefix: 'retry ', due: PROBE_DUE })) : null),
@@ -53,7 +53,7 @@ function canaryCell(c, now, why) {
   if (!c) return el('span', { class: 'sub' }, why);
   const notes = [];
   if (c.failedRounds > 0) notes.push(`${c.failedRounds} failed round${c.failedRounds > 1 ? 's' : ''} in a row`);
-  if (c.quarantine && c.cleanRounds > 0) notes.push(`${c.cleanRounds} clean while quarantined`);
+  if (c.quarantine && c.cleanRounds > 0) notes.push(c.quarantineNow === 'holding' ? `${c.cleanRounds} clean while quarantined` : `${c.cleanRounds} clean toward the quarantine's release`);
   if (c.wouldQuarantine) notes.push('would quarantine (observe mode)');
   return [
     c.verdict ? badge(c.verdict, 'verdict') : el('span', { class: 'sub' }, 'no round yet'),
@@ -68,7 +68,21 @@ function ladderCell(c, canary) {
   const ladder = canary?.ladderMs ?? [];
   const length = ladder[Math.min(c.ladderStep, ladder.length - 1)];
   const label = `step ${c.ladderStep + 1}${ladder.length ? ` of ${ladder.length}` : ''}${length ? ` (${span(length)})` : ''}`;
-  return [label, el('div', { class: 'sub' }, c.quarantine ? 'held now' : 'last quarantine')];
+  return [label, el('div', { class: 'sub' }, LADDER_NOW[c.quarantineNow ?? 'none'])];
+}
+
+/** The Ladder's word for the quarantine, matching the State column (a restored route is not held). */
+const LADDER_NOW = {
+  holding: 'held now',
+  overridden: 'overridden by manual restore',
+  lapsed: 'ended',
+  none: 'last quarantine',
+};
+
+/** A restore keeps a route in service over the canary's quarantine only, not over a block, a shed or an open breaker. */
+function restoredNote(r) {
+  if (r.state !== 'healthy') return `manually restored, but still ${r.state.replace('_', '-')}: a restore overrides only the canary`;
+  return r.canary?.quarantineNow === 'overridden' ? 'manually restored: serving despite the canary\'s quarantine' : 'manually restored';
 }
 
 function evidenceTable(c) {
