@@ -6,29 +6,16 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Fleet } from '../../src/sim/index.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { cleanFleet, HELLO, JSON_FORMAT, REPLY_SCHEMA, served, simFleetYaml, simScenario } from '../helpers/gated-fleet.js';
 import { metricsText } from '../helpers/metrics.js';
 
 const PROVIDERS = ['pa', 'pb', 'sa', 'sb'];
-const SCENARIO = { seed: 11, providers: Object.fromEntries(PROVIDERS.map((name) => [name, { models: [`${name}-model`] }])) };
-const REPLY_SCHEMA = { type: 'object', properties: { reply: { type: 'string' } }, required: ['reply'], additionalProperties: false };
+const SCENARIO = simScenario(11, PROVIDERS);
 
 function config(fleet: Fleet): string {
-  const providers = PROVIDERS.map((n) => `  ${n}: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl(n)}" }`).join('\n');
-  const models = PROVIDERS.map((n) => `  ${n}: { provider: ${n}, model: ${n}-model }`).join('\n');
-  return `
-providers:
-${providers}
-models:
-${models}
-roles:
-  gated:      { tier: degrade, models: [pa, pb], checks: [prefix, nonempty] }
-  structured: { tier: degrade, models: [sa, sb], checks: [schema], schema: ${JSON.stringify(REPLY_SCHEMA)} }
-`;
+  return simFleetYaml(fleet, PROVIDERS, `  gated:      { tier: degrade, models: [pa, pb], checks: [prefix, nonempty] }
+  structured: { tier: degrade, models: [sa, sb], checks: [schema], schema: ${JSON.stringify(REPLY_SCHEMA)} }`);
 }
-
-const HELLO = [{ role: 'user' as const, content: 'Hello there, how are you?' }];
-const JSON_FORMAT = { type: 'json_schema' as const, json_schema: { name: 'reply', schema: REPLY_SCHEMA } };
-const served = (fleet: Fleet, provider: string) => fleet.stats().providers[provider]!.requests;
 
 describe('n > 1, not streamed: every choice passes the gate', () => {
   let h: Harness;
@@ -36,10 +23,7 @@ describe('n > 1, not streamed: every choice passes the gate', () => {
     h = await startHarness({ scenario: SCENARIO, configYaml: config });
   });
   after(() => h.close());
-  beforeEach(() => {
-    for (const name of PROVIDERS) h.fleet.setFaults(name, {});
-    h.fleet.reset();
-  });
+  beforeEach(() => cleanFleet(h, PROVIDERS));
 
   async function ask(model: string, n: number, format?: typeof JSON_FORMAT) {
     const { data, response } = await h.client.chat.completions.create({ model, messages: HELLO, n, response_format: format }).withResponse();

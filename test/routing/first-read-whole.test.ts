@@ -8,35 +8,20 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Fleet } from '../../src/sim/index.js';
+import { cleanFleet, HELLO, JSON_FORMAT, REPLY_SCHEMA, served, simFleetYaml, simScenario, streamToEnd } from '../helpers/gated-fleet.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { sseChunk, startScriptedUpstream, type ScriptedUpstream } from '../helpers/scripted-upstream.js';
 
 const PROVIDERS = ['pa', 'pb', 'sa', 'sb', 'la', 'lb', 'rb'];
 const SPECS: Record<string, object> = { la: { holdStreams: true, replyTokens: 40 }, rb: { reasoning: true } };
-const SCENARIO = { seed: 3, providers: Object.fromEntries(PROVIDERS.map((name) => [name, { models: [`${name}-model`], ...SPECS[name] }])) };
-const REPLY_SCHEMA = { type: 'object', properties: { reply: { type: 'string' } }, required: ['reply'], additionalProperties: false };
+const SCENARIO = simScenario(3, PROVIDERS, SPECS);
 
 function config(fleet: Fleet, scripted: ScriptedUpstream): string {
-  const providers = PROVIDERS.map((n) => `  ${n}: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl(n)}" }`).join('\n');
-  const models = PROVIDERS.map((n) => `  ${n}: { provider: ${n}, model: ${n}-model }`).join('\n');
-  return `
-providers:
-${providers}
-  scripted: { kind: openai-compatible, baseUrl: "${scripted.baseUrl}" }
-models:
-${models}
-  quick: { provider: scripted, model: quick }
-roles:
-  plain:      { tier: degrade, models: [pa, pb], checks: [prefix, nonempty] }
+  return simFleetYaml(fleet, PROVIDERS, `  plain:      { tier: degrade, models: [pa, pb], checks: [prefix, nonempty] }
   structured: { tier: degrade, models: [sa, sb], checks: [schema], schema: ${JSON.stringify(REPLY_SCHEMA)} }
   long:       { tier: degrade, models: [la, lb], checks: [prefix, nonempty] }
-  thinking:   { tier: degrade, models: [quick, rb], thinking: on, checks: [prefix, nonempty] }
-`;
+  thinking:   { tier: degrade, models: [quick, rb], thinking: on, checks: [prefix, nonempty] }`, { providers: `  scripted: { kind: openai-compatible, baseUrl: "${scripted.baseUrl}" }`, models: '  quick: { provider: scripted, model: quick }' });
 }
-
-const HELLO = [{ role: 'user' as const, content: 'Hello there, how are you?' }];
-const JSON_FORMAT = { type: 'json_schema' as const, json_schema: { name: 'reply', schema: REPLY_SCHEMA } };
-const served = (fleet: Fleet, provider: string) => fleet.stats().providers[provider]!.requests;
 
 describe('no hold-back window: an answer whole in the first read is judged before it goes out', () => {
   let h: Harness;
@@ -53,22 +38,8 @@ describe('no hold-back window: an answer whole in the first read is judged befor
     await h.close();
     await scripted.close();
   });
-  beforeEach(() => {
-    for (const name of PROVIDERS) h.fleet.setFaults(name, {});
-    h.fleet.reset();
-  });
-
-  async function stream(model: string, format?: typeof JSON_FORMAT) {
-    const { data, response } = await h.client.chat.completions.create({ model, messages: HELLO, stream: true, response_format: format }).withResponse();
-    let text = '';
-    let finish: string | null = null;
-    for await (const chunk of data) {
-      text += chunk.choices[0]?.delta?.content ?? '';
-      finish = chunk.choices[0]?.finish_reason ?? finish;
-    }
-    await h.fleet.waitFor((s) => s.openStreams === 0);
-    return { route: response.headers.get('x-warden-route'), fallback: response.headers.get('x-warden-fallback'), text, finish };
-  }
+  beforeEach(() => cleanFleet(h, PROVIDERS));
+  const stream = (model: string, format?: typeof JSON_FORMAT) => streamToEnd(h, model, format);
 
   test('a stray prefix falls back, and the client sees only the fallback’s answer', async () => {
     h.fleet.setFaults('pa', { prefix: 1 });
