@@ -104,3 +104,24 @@ function keyOf(body: Buffer, start: number, end: number): CountKey | null {
   }
   return null;
 }
+
+const FINISH_REASON = Buffer.from('"finish_reason"');
+const DONE_MARKER = Buffer.from('[DONE]');
+const NULL_START = 0x6e; // n
+
+/**
+ * Whether stream bytes not yet parsed hold an answer's end: a `[DONE]`, or a `finish_reason`
+ * that is not null. Bytes only, no decoding: a relay asks it once, at the first token, to learn
+ * whether the whole answer is already here. A false yes (the marker quoted in some text) only
+ * makes the relay parse on before it writes; a `"finish_reason"` inside a JSON string is
+ * escaped (`\"`) and never matches.
+ */
+export function holdsAnswerEnd(bytes: Buffer): boolean {
+  if (bytes.includes(DONE_MARKER)) return true;
+  for (let at = bytes.indexOf(FINISH_REASON); at !== -1; at = bytes.indexOf(FINISH_REASON, at + FINISH_REASON.length)) {
+    let i = at + FINISH_REASON.length;
+    while (i < bytes.length && (bytes[i]! <= 0x20 || bytes[i] === COLON)) i++;
+    if (i < bytes.length && bytes[i] !== NULL_START) return true;
+  }
+  return false;
+}

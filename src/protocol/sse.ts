@@ -67,6 +67,11 @@ export class SseReader {
     return events;
   }
 
+  /** The bytes fed and not yet taken as events (a view, not a copy). */
+  unread(): Buffer {
+    return this.#buf.subarray(this.#pos);
+  }
+
   /** Whatever is left when the stream ends: an event not closed by a blank line. */
   end(): SseEvent[] {
     const rest = this.#buf.toString('utf8', this.#pos);

@@ -10,6 +10,8 @@ export interface GateResult {
   /** The first failing verdict, which names the reason of the fallback. */
   failed: Verdict | null;
   verdicts: Verdict[];
+  /** The index of the failing choice, when a non-streamed answer with several was judged; else absent. */
+  choice?: number;
 }
 
 /** Checks that mean something on the first characters of a stream (the hold-back window). */
@@ -54,6 +56,22 @@ export class QualityGate {
       return this.#run(this.partialChecks, { text: reply.text, finishReason: reply.finishReason, partial: true }, language);
     }
     return this.#run(this.checks, reply, language);
+  }
+
+  /**
+   * A non-streamed answer: every choice is judged, and the answer fails with the first choice
+   * that fails (its index named), so one broken sample of `n` cannot hide behind a good first.
+   */
+  judgeChoices(choices: readonly ChatChoice[], language: string | null): GateResult {
+    if (choices.length <= 1) return this.judge(replyOf(choices[0]), language);
+    let first: GateResult | null = null;
+    for (let i = 0; i < choices.length; i++) {
+      const choice = choices[i]!;
+      const result = this.judge(replyOf(choice), language);
+      if (!result.passed) return { ...result, choice: typeof choice.index === 'number' ? choice.index : i };
+      first ??= result;
+    }
+    return first!;
   }
 
   /** The hold-back window of a stream: only checks that a partial answer can fail fairly. */

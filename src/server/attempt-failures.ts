@@ -10,6 +10,22 @@ import type { FirstFailure } from './request-record.js';
 export interface AttemptFailure extends FailedAttempt {
   status?: { status: number; headers: IncomingHttpHeaders; body: Buffer };
   failure?: UpstreamFailure;
+  /**
+   * The index of the choice that failed the gate, when a non-streamed answer had several: named
+   * where operators read why (x-warden-fallback, a spent chain's message), not in `reason`,
+   * which stays the stable code the planner, the metrics and the ledger key on.
+   */
+  failedChoice?: number;
+}
+
+/** `stray_punctuation`, or `stray_punctuation in choice 1` when one of several choices failed. */
+function reasonOf(failure: { reason: string; failedChoice?: number }): string {
+  return failure.failedChoice === undefined ? failure.reason : `${failure.reason} in choice ${failure.failedChoice}`;
+}
+
+/** The x-warden-fallback header: `quality:stray_punctuation in choice 1 at pa@pa`. */
+export function fallbackHeader(first: FirstFailure): string {
+  return `${reasonOf(first)} at ${first.route}`;
 }
 
 /** The route an answer belongs to: the endpoint that served it, when the aggregator says. */
@@ -23,7 +39,7 @@ export class AttemptFailures {
   #first: FirstFailure | null = null;
 
   add(failure: AttemptFailure): void {
-    if (this.#all.length === 0) this.#first = { reason: `${failure.outcome}:${failure.reason}`, route: servedRoute(failure.choice, failure.servedEndpoint), model: failure.choice.model.name };
+    if (this.#all.length === 0) this.#first = { reason: `${failure.outcome}:${failure.reason}`, route: servedRoute(failure.choice, failure.servedEndpoint), model: failure.choice.model.name, failedChoice: failure.failedChoice };
     this.#all.push(failure);
   }
 
@@ -41,7 +57,7 @@ export class AttemptFailures {
 
   /** Every failure, for the log line and message of a spent chain. */
   explain(): string {
-    return this.#all.length > 0 ? this.#all.map((f) => `${servedRoute(f.choice, f.servedEndpoint)}: ${f.reason}`).join('; ') : 'every route is out of service';
+    return this.#all.length > 0 ? this.#all.map((f) => `${servedRoute(f.choice, f.servedEndpoint)}: ${reasonOf(f)}`).join('; ') : 'every route is out of service';
   }
 
   /** The upstream statuses met (undefined for failures without one), for Retry-After. */

@@ -8,11 +8,11 @@ import { internalError, roleUnavailable, type GatewayError } from '../protocol/e
 import type { ChatRequest } from '../protocol/types.js';
 import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, restrictsEndpoints, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
-import { replyOf, type QualityGate } from '../routing/gate.js';
+import type { QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome, RequestLog, SpanSource } from '../telemetry/index.js';
 import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
 import { retryAfterSeconds, wardenHeaders } from './answer-headers.js';
-import { AttemptFailures, servedRoute, type AttemptFailure } from './attempt-failures.js';
+import { AttemptFailures, fallbackHeader, servedRoute, type AttemptFailure } from './attempt-failures.js';
 import { attemptPayload } from './attempt-payload.js';
 import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
@@ -287,8 +287,8 @@ export class ChatExecution {
         const completion = result.completion;
         if (completion) {
           if (choice.thinking === 'off' && stripReasoning(completion)) body = Buffer.from(JSON.stringify(completion));
-          const verdict = this.#gate?.judge(replyOf(completion.choices[0]), this.r.language);
-          if (verdict && !verdict.passed) return this.#qualityFailure(choice, route, served, verdict.failed!);
+          const verdict = this.#gate?.judgeChoices(completion.choices, this.r.language);
+          if (verdict && !verdict.passed) return this.#qualityFailure(choice, route, served, verdict.failed!, verdict.choice);
         }
         this.#record.usage(choice.model, result.usage);
         sendRaw(this.r.res, 200, body, this.#headers(route, 'application/json'));
@@ -320,9 +320,9 @@ export class ChatExecution {
     }
   }
 
-  #qualityFailure(choice: AttemptChoice, route: string, served: string | null, failed: { check: string; reason: string }): AttemptFailure {
+  #qualityFailure(choice: AttemptChoice, route: string, served: string | null, failed: { check: string; reason: string }, failedChoice?: number): AttemptFailure {
     this.#record.qualityFailed(route, failed.check, failed.reason);
-    return { choice, outcome: 'quality', reason: failed.reason, servedEndpoint: served };
+    return { choice, outcome: 'quality', reason: failed.reason, servedEndpoint: served, failedChoice };
   }
 
   #answered(choice: AttemptChoice, route: string, outcome: Outcome = 'ok'): null {
@@ -397,7 +397,7 @@ export class ChatExecution {
         route,
         attempts: this.#planner.attempts,
         role: this.r.plan.role?.name ?? null,
-        fallback: first ? `${first.reason} at ${first.route}` : null,
+        fallback: first ? fallbackHeader(first) : null,
         escalation: escalation?.escalate ? `score=${escalation.score}; cause=${escalation.cause}; to=${this.r.plan.escalationModel?.name}` : null,
       },
       contentType,

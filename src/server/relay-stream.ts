@@ -2,15 +2,17 @@
 // and held back: the served endpoint is learnt, garbage or an early error can still fall
 // back, the first-token timeout can act, and — when the role sets a hold-back window — the
 // gate judges the first characters before anything is sent; an answer whose end was read
-// before the commit (it fit in the window, or its first token was its end) gets the whole gate. After the commit, bytes go to
-// the client as they arrive, with backpressure, each event checked on its bytes (SseEventCheck)
-// before it goes; they are parsed only when the role's checks need the whole text. A failure
+// before the commit (it fit in the window, or it all came with its first token) gets the
+// whole gate. After the commit, bytes go to the client as they arrive, with backpressure,
+// each event checked on its bytes (SseEventCheck) before it goes; they are parsed only when
+// the role's checks need the whole text. A failure
 // after the commit ends the stream with an SSE error event — one: none of Warden's when the
 // upstream's own error event already went out.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CatalogModel } from '../catalog/index.js';
 import { errorMessageOf, GatewayError } from '../protocol/errors.js';
 import { parseChunk } from '../protocol/chunk.js';
+import { holdsAnswerEnd } from '../protocol/peek.js';
 import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import { SseEventCheck } from '../protocol/sse-check.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
@@ -220,9 +222,12 @@ export class StreamRelay implements ExchangeSink {
         this.#exchange?.endFirstTokenWait();
         // With no hold-back window the stream commits now: the first token goes out before
         // the rest of the chunk is read and before the first-token bookkeeping (onData does both).
+        // Unless the answer's end is already here too (a short answer in one read): then the
+        // rest is read first and the whole gate judges it before anything goes out, as a window would.
         if (!this.#committed && commitsNow) {
           this.#firstTokenDue = true;
-          return true;
+          if (this.hooks.judgeWhole === null || !holdsAnswerEnd(reader.unread())) return true;
+          continue;
         }
         if (!this.#thinking) this.hooks.onFirstToken(this.#served);
       } else if (thinking) {

@@ -10,10 +10,12 @@ import type { Audit, ErrorClass, GatewayMetrics, Outcome, RequestLog, Span, Span
 
 /** The first failed attempt of a request that fell back. */
 export interface FirstFailure {
-  /** `outcome:reason`. */
+  /** `outcome:reason`: a stable code, which the metrics and the ledger key on. */
   reason: string;
   route: string;
   model: string;
+  /** The choice that failed the gate, when a non-streamed answer had several; x-warden-fallback names it. */
+  failedChoice?: number;
 }
 
 export interface RecordDeps {

@@ -18,8 +18,8 @@ export class StreamAnswer {
     const refusal = !text && typeof delta?.refusal === 'string' && delta.refusal !== '';
     if (refusal) text = delta.refusal as string;
     const calls = !!(delta?.tool_calls?.length || delta?.function_call);
-    // With `n` > 1 the choices' deltas interleave: the gate judges the first choice, as it
-    // does a non-streamed answer's; the others' pieces are not spliced into its text.
+    // With `n` > 1 the choices' deltas interleave: the gate judges the first choice (a
+    // non-streamed answer it judges choice by choice); the others' pieces are not spliced into its text.
     if (!choice.index) {
       if (text) this.text += text;
       if (refusal) this.#refused = true;

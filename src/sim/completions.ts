@@ -3,13 +3,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatRequest } from '../protocol/types.js';
 import { deliver } from './delivery.js';
-import { forcedFor, isPreResponseFault, parseForcedFaults, type FaultName, type ForcedFaults } from './faults.js';
+import { choiceFault, forcedFor, isPreResponseFault, parseForcedFaults, type FaultName, type ForcedFaults } from './faults.js';
 import { candidatesFor, type PriceBalancer, type RoutingNames } from './openrouter.js';
 import type { SimProvider } from './provider.js';
 import type { ReplyCache } from './reply-cache.js';
 import type { StatsBook } from './stats.js';
 import { readJson, sendError } from './http.js';
-import { promptTokensOf, replyInput, validateChatRequest } from './request.js';
+import type { Reply } from './reply.js';
+import { choiceCount, promptTokensOf, replyInput, validateChatRequest } from './request.js';
 import { usageOf } from './wire.js';
 
 export interface FleetContext {
@@ -104,18 +105,21 @@ function serve(
       trace.tried.push(provider.name);
       continue;
     }
-    const reply = ctx.replies.get(replyInput(ctx.seed, provider, request, fault));
-    ctx.book.attempted(provider.name, reply.fault);
+    const replies = composeChoices(ctx, provider, request, fault);
+    const reply = replies[0] as Reply;
+    const shown = shownFault(fault, replies);
+    ctx.book.attempted(provider.name, shown);
     trace.served = provider.name;
-    trace.fault = reply.fault;
+    trace.fault = shown;
     const promptTokens = promptTokensOf(request.messages);
     deliver({
       res,
       provider: provider.spec,
       fault: reply.fault,
       reply,
+      moreChoices: replies.length === 1 ? NO_MORE_CHOICES : replies.slice(1),
       envelope: { id: ctx.nextId(), created: ctx.created, model: request.model, provider: aggregated ? provider.name : undefined },
-      usage: usageOf(promptTokens, reply),
+      usage: usageOf(promptTokens, replies),
       stream: trace.stream,
       includeUsage: request.stream_options?.include_usage === true,
       processingComments: aggregated && provider.spec.processingComments,
@@ -128,6 +132,26 @@ function serve(
     });
     return;
   }
+}
+
+const NO_MORE_CHOICES: readonly Reply[] = [];
+
+/**
+ * The reply of each of the request's `n` choices. The first is the reply a one-choice request
+ * gets; the others are composed as if asked under their own key, so they differ from it.
+ */
+function composeChoices(ctx: FleetContext, provider: SimProvider, request: ChatRequest, fault: FaultName | null): Reply[] {
+  const count = choiceCount(request);
+  const input = replyInput(ctx.seed, provider, request, choiceFault(fault, 0, count));
+  const replies = [ctx.replies.get(input)];
+  for (let i = 1; i < count; i++) replies.push(ctx.replies.get({ ...input, key: `${input.key}#choice${i}`, fault: choiceFault(fault, i, count) }));
+  return replies;
+}
+
+/** The fault as the stats and the request log show it: the drawn one, when some choice carries it. */
+function shownFault(fault: FaultName | null, replies: readonly Reply[]): FaultName | null {
+  if (fault !== 'lastChoicePrefix') return (replies[0] as Reply).fault;
+  return (replies.at(-1) as Reply).fault === 'prefix' ? fault : null;
 }
 
 function modelNotFound(res: ServerResponse, model: string): void {

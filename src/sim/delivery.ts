@@ -15,7 +15,10 @@ export interface Delivery {
   res: ServerResponse;
   provider: ProviderSpec;
   fault: FaultName | null;
+  /** Choice 0; a stream carries it alone. */
   reply: Reply;
+  /** The other choices of a request's `n`, in a non-streamed answer only. */
+  moreChoices: readonly Reply[];
   envelope: Envelope;
   usage: Usage;
   stream: boolean;
@@ -50,7 +53,7 @@ function answerWhole(d: Delivery, pacer: Pacer): void {
   if (failBeforeResponse(d)) return;
   if (fault === 'garbage' || fault === 'streamGarbage') return sendJson(res, 200, GARBAGE_BODIES[d.reply.pieces.length % 2] as string);
   if (fault === 'streamError') return sendError(res, 502, quoted(d, 'Provider returned error'), 'upstream_error', 'provider_error');
-  const body = completionBody(d.envelope, d.reply, d.usage, d.provider.reasoning);
+  const body = completionBody(d.envelope, d.reply, d.usage, d.provider.reasoning, d.moreChoices);
   const generation = d.provider.firstTokenMs + tokensTime(d.provider, d.reply.pieces.length);
   if (fault === 'reset') {
     // Headers promise the whole body; half of it arrives, then the connection drops.

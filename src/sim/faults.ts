@@ -5,10 +5,20 @@ import { hash, mulberry32, type Random } from './rng.js';
 export const FAULT_NAMES = [
   'error500', 'error502', 'error503', 'rateLimit', 'hang', 'reset', 'garbage', 'streamError',
   'prefix', 'drift', 'brokenJson', 'refusal', 'contentFilter', 'empty', 'mojibake',
-  'repetition', 'wrongFact', 'streamGarbage', 'streamCut',
+  'repetition', 'wrongFact', 'streamGarbage', 'streamCut', 'lastChoicePrefix',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];
+
+/**
+ * The fault one of a request's `n` choices carries. `lastChoicePrefix` damages the last choice
+ * alone (a stray prefix), the provider that answers n > 1 with one bad sample among good ones;
+ * every other fault acts on each choice alike.
+ */
+export function choiceFault(fault: FaultName | null, index: number, choices: number): FaultName | null {
+  if (fault !== 'lastChoicePrefix') return fault;
+  return index === choices - 1 ? 'prefix' : null;
+}
 
 /** Probability of each fault per request, each in [0, 1]. */
 export type Faults = Record<FaultName, number>;

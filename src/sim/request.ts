@@ -31,7 +31,18 @@ export function validateChatRequest(body: unknown): Checked {
       return { ok: false, problem: `'${field}' must be a positive integer.`, param: field };
     }
   }
+  if (request.n !== undefined && request.n !== null && !(Number.isInteger(request.n) && (request.n as number) > 0 && (request.n as number) <= MAX_CHOICES)) {
+    return { ok: false, problem: `'n' must be an integer from 1 to ${MAX_CHOICES}.`, param: 'n' };
+  }
   return { ok: true, request };
+}
+
+/** OpenAI's bound on `n`. */
+const MAX_CHOICES = 128;
+
+/** How many choices the request asks for (`n`, validated above); 1 when it does not say. */
+export function choiceCount(request: ChatRequest): number {
+  return typeof request.n === 'number' ? request.n : 1;
 }
 
 export function replyInput(seed: number, provider: SimProvider, request: ChatRequest, fault: FaultName | null): ReplyInput {

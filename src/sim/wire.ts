@@ -12,31 +12,40 @@ export interface Envelope {
   provider?: string;
 }
 
-export function usageOf(promptTokens: number, reply: Reply): Usage {
-  const completion = reply.pieces.length;
+/** Every choice's tokens count as completion tokens, as OpenAI bills `n` > 1. */
+export function usageOf(promptTokens: number, replies: readonly Reply[]): Usage {
+  let completion = 0;
+  for (const reply of replies) completion += reply.pieces.length;
   return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
 }
 
 /** What a reasoning provider thinks aloud before answering. */
 export const REASONING_TEXT = 'Let me think about what the user is asking for before I answer.';
 
-export function completionBody(envelope: Envelope, reply: Reply, usage: Usage, reasoning = false): string {
-  const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: reply.content };
-  if (reasoning) message.reasoning_content = REASONING_TEXT;
-  if (reply.toolCall) {
-    const { id, name, arguments: args } = reply.toolCall;
-    message.tool_calls = [{ id, type: 'function', function: { name, arguments: args } }];
-  }
+/** A non-streamed completion: `reply` is choice 0, `moreChoices` the rest of the request's `n`. */
+export function completionBody(envelope: Envelope, reply: Reply, usage: Usage, reasoning = false, moreChoices: readonly Reply[] = []): string {
+  const choices = [choiceOf(reply, 0, reasoning)];
+  for (let i = 0; i < moreChoices.length; i++) choices.push(choiceOf(moreChoices[i] as Reply, i + 1, reasoning));
   const body: ChatCompletion = {
     id: envelope.id,
     object: 'chat.completion',
     created: envelope.created,
     model: envelope.model,
     ...(envelope.provider !== undefined ? { provider: envelope.provider } : {}),
-    choices: [{ index: 0, message, finish_reason: reply.finishReason, logprobs: null }],
+    choices,
     usage,
   };
   return JSON.stringify(body);
+}
+
+function choiceOf(reply: Reply, index: number, reasoning: boolean): ChatCompletion['choices'][number] {
+  const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: reply.content };
+  if (reasoning) message.reasoning_content = REASONING_TEXT;
+  if (reply.toolCall) {
+    const { id, name, arguments: args } = reply.toolCall;
+    message.tool_calls = [{ id, type: 'function', function: { name, arguments: args } }];
+  }
+  return { index, message, finish_reason: reply.finishReason, logprobs: null };
 }
 
 /** Writes the SSE lines of one stream; each method returns one `data:` event. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { peekUsage } from '../../src/protocol/peek.js';
+import { holdsAnswerEnd, peekUsage } from '../../src/protocol/peek.js';
 
 const usageOf = (completion: unknown) => peekUsage(Buffer.from(typeof completion === 'string' ? completion : JSON.stringify(completion)));
 
@@ -21,4 +21,15 @@ test('the top-level usage wins over the word in a reply, and no usage reads as n
   assert.equal(usageOf({ choices: [], usage: null }), null);
   assert.equal(usageOf({ choices: [], usage: {} }), null);
   assert.equal(usageOf('{"choices":[],"usage":{"prompt_tokens":3'), null);
+});
+
+test('holdsAnswerEnd: a [DONE] or a finish_reason that is not null, never one quoted inside a string', () => {
+  const event = (choice: unknown) => `data: ${JSON.stringify({ choices: [choice] })}\n\n`;
+  const piece = event({ index: 0, delta: { content: 'Hi' }, finish_reason: null });
+  assert.equal(holdsAnswerEnd(Buffer.from(piece + piece)), false);
+  assert.equal(holdsAnswerEnd(Buffer.from(piece + event({ index: 0, delta: {}, finish_reason: 'stop' }))), true);
+  assert.equal(holdsAnswerEnd(Buffer.from(`${piece}data: {"choices":[{"index":0,"delta":{},"finish_reason" : "length"}]}\n\n`)), true);
+  assert.equal(holdsAnswerEnd(Buffer.from(`${piece}data: [DONE]\n\n`)), true);
+  assert.equal(holdsAnswerEnd(Buffer.from(event({ index: 0, delta: { content: '"finish_reason":"stop"' }, finish_reason: null }))), false);
+  assert.equal(holdsAnswerEnd(Buffer.alloc(0)), false);
 });

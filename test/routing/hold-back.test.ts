@@ -4,32 +4,20 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Fleet } from '../../src/sim/index.js';
+import { cleanFleet, HELLO, JSON_FORMAT, REPLY_SCHEMA, served, simFleetYaml, simScenario, streamToEnd } from '../helpers/gated-fleet.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const PROVIDERS = ['ha', 'hb', 'ja', 'jb', 'ma', 'mb', 'ga', 'gb'];
-const SCENARIO = { seed: 7, providers: Object.fromEntries(PROVIDERS.map((name) => [name, { models: [`${name}-model`] }])) };
-const REPLY_SCHEMA = { type: 'object', properties: { reply: { type: 'string' } }, required: ['reply'], additionalProperties: false };
+const SCENARIO = simScenario(7, PROVIDERS);
 
 // The window's ms is long: the answers end well inside it, and no test waits on it.
 function config(fleet: Fleet): string {
-  const providers = PROVIDERS.map((n) => `  ${n}: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl(n)}" }`).join('\n');
-  const models = PROVIDERS.map((n) => `  ${n}: { provider: ${n}, model: ${n}-model }`).join('\n');
-  return `
-providers:
-${providers}
-models:
-${models}
-roles:
-  held:       { tier: degrade, models: [ha, hb], checks: [nonempty, refusal], holdBack: { chars: 120, ms: 30s } }
+  return simFleetYaml(fleet, PROVIDERS, `  held:       { tier: degrade, models: [ha, hb], checks: [nonempty, refusal], holdBack: { chars: 120, ms: 30s } }
   structured: { tier: degrade, models: [ja, jb], checks: [schema], schema: ${JSON.stringify(REPLY_SCHEMA)}, holdBack: { chars: 120, ms: 30s } }
   sized:      { tier: degrade, models: [ma, mb], checks: [minlen], minLength: 20, holdBack: { chars: 120, ms: 30s } }
-  gated:      { tier: degrade, models: [ga, gb], checks: [nonempty] }
-`;
+  gated:      { tier: degrade, models: [ga, gb], checks: [nonempty] }`);
 }
 
-const HELLO = [{ role: 'user' as const, content: 'Hello there, how are you?' }];
-const JSON_FORMAT = { type: 'json_schema' as const, json_schema: { name: 'reply', schema: REPLY_SCHEMA } };
-const served = (fleet: Fleet, provider: string) => fleet.stats().providers[provider]!.requests;
 
 describe('hold-back: an answer read whole before the commit', () => {
   let h: Harness;
@@ -37,23 +25,10 @@ describe('hold-back: an answer read whole before the commit', () => {
     h = await startHarness({ scenario: SCENARIO, configYaml: config });
   });
   after(() => h.close());
-  beforeEach(() => {
-    for (const name of PROVIDERS) h.fleet.setFaults(name, {});
-    h.fleet.reset();
-  });
+  beforeEach(() => cleanFleet(h, PROVIDERS));
 
   /** Streams a request; the headers and what the client assembled. */
-  async function stream(model: string, format?: typeof JSON_FORMAT) {
-    const { data, response } = await h.client.chat.completions.create({ model, messages: HELLO, stream: true, response_format: format }).withResponse();
-    let text = '';
-    let finish: string | null = null;
-    for await (const chunk of data) {
-      text += chunk.choices[0]?.delta?.content ?? '';
-      finish = chunk.choices[0]?.finish_reason ?? finish;
-    }
-    await h.fleet.waitFor((s) => s.openStreams === 0);
-    return { route: response.headers.get('x-warden-route'), fallback: response.headers.get('x-warden-fallback'), text, finish };
-  }
+  const stream = (model: string, format?: typeof JSON_FORMAT) => streamToEnd(h, model, format);
 
   test('a filtered answer that ends inside the window falls back like the non-streamed one, and the client sees only the fallback', async () => {
     h.fleet.setFaults('ha', { contentFilter: 1 });

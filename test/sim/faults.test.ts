@@ -181,3 +181,29 @@ test('x-sim-fault none forces a clean reply from a faulty provider', async (t) =
   assert.equal((await post(url, body, forced('none'))).status, 200);
   assert.equal((await post(url, body, forced('Beta=none'))).status, 200);
 });
+
+test('n choices: each is its own reply; lastChoicePrefix damages the last alone, and its admin switch sets it', async (t) => {
+  const fleet = await fleetFor(t);
+  const url = `${fleet.providerBaseUrl('Alpha')}/chat/completions`;
+  const body = ask('Hello, how was your weekend?', { seed: 5, n: 3 });
+  const clean = (await post(url, body)).json();
+  assert.deepEqual(clean.choices.map((c) => c.index), [0, 1, 2]);
+  assert.equal(clean.choices[0]?.message.content, contentOf(await post(url, ask('Hello, how was your weekend?', { seed: 5 }))), 'choice 0 is the one-choice reply');
+  assert.equal(new Set(clean.choices.map((c) => c.message.content)).size, 3, 'the choices differ');
+  const tokens = clean.choices.reduce((sum, c) => sum + c.message.content!.length, 0);
+  assert.ok(clean.usage!.completion_tokens > 0 && clean.usage!.completion_tokens <= tokens, 'every choice is billed');
+
+  const admin = await fetch(`${fleet.url}/sim/providers/Alpha/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lastChoicePrefix: 1 }) });
+  assert.equal(admin.status, 200);
+  const damaged = (await post(url, body)).json();
+  assert.equal(damaged.choices[0]?.message.content, clean.choices[0]?.message.content);
+  assert.equal(damaged.choices[1]?.message.content, clean.choices[1]?.message.content);
+  const last = damaged.choices[2]!.message.content!;
+  assert.ok(last.endsWith(clean.choices[2]!.message.content!) && last !== clean.choices[2]!.message.content, last);
+  const stats = await fleet.waitFor((s) => s.requests === 3);
+  assert.equal(stats.providers.Alpha?.faults.lastChoicePrefix, 1);
+
+  const bad = await post(url, ask('hi', { n: 0 }));
+  assert.equal(bad.status, 400);
+  assert.match(bad.json<{ error: { message: string; param: string } }>().error.message, /'n' must be an integer from 1 to 128/);
+});
