@@ -26,7 +26,7 @@ models:
   chat-main: { provider: openrouter, model: ${MODEL}, timeouts: { firstByte: 2s } }
 roles:
   chat: { tier: degrade, models: [chat-main] }
-canary: { watch: [chat-main], firstTokenLimit: 300ms, ${canary} }
+canary: { watch: [chat-main], firstTokenLimit: 1s, ${canary} }
 `;
 
 const verdicts = (report: { routes: Array<{ route: string; round: { verdict: string } }> }) => Object.fromEntries(report.routes.map((r) => [r.route.split('/')[1], r.round.verdict]));
