@@ -83,6 +83,18 @@ describe('the HTTP edge', () => {
     assert.equal((await fetch(`${h.url}/healthz`)).status, 200);
   });
 
+  test('the limit is on receiving the request, not on the answer: a stream runs on well past it', async () => {
+    // The slow model streams 20 tokens a second: 16 of them take about twice the 400 ms limit,
+    // while node:http looks for late requests every 50 ms. A limit applied to the answer would cut it.
+    const stream = await h.client.chat.completions.create({ model: 'slow', messages: [{ role: 'user', content: 'Hello there' }], stream: true });
+    let pieces = 0;
+    for await (const chunk of stream) {
+      if (chunk.choices[0]?.delta?.content) pieces += 1;
+      if (pieces === 16) break;
+    }
+    assert.equal(pieces, 16);
+  });
+
   test('headers that never end are refused with the same 408', async () => {
     const text = await rawExchange(h.url, (socket) => socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '));
     const answer = firstAnswer(text);
