@@ -35,6 +35,8 @@ export interface UpstreamAddress {
   readonly credentials: readonly string[];
   readonly connections: number;
   readonly thinkingSwitch: ProviderConfig['thinking'];
+  /** Ask for a stream's usage when the client did not (providers.<name>.streamUsage). */
+  readonly streamUsage: boolean;
 }
 
 export class CatalogModel {
@@ -195,6 +197,7 @@ function upstreamAddress(providerName: string, provider: ProviderConfig): Upstre
     credentials: credentialsIn(headers),
     connections: provider.connections,
     thinkingSwitch: provider.thinking,
+    streamUsage: provider.streamUsage,
   };
 }
 

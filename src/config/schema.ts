@@ -108,6 +108,12 @@ const provider = z.strictObject({
   /** Attempts in flight to this provider at once, across every instance sharing the state; none when unset. */
   maxConcurrency: z.number().int().min(1).optional(),
   thinking: thinkingSwitch.optional(),
+  /**
+   * Ask for a stream's usage (`stream_options.include_usage`) when the client did not, so
+   * streamed tokens and cost are counted; the usage chunk is taken out before the client reads
+   * it. Off for a server that refuses the field.
+   */
+  streamUsage: z.boolean().default(true),
 });
 
 /** An OpenRouter provider slug: "google-ai-studio", not "Google AI Studio". */

@@ -27,3 +27,21 @@ export function spliceModel(raw: Buffer, from: string, to: string): Buffer | nul
   raw.copy(out, i + replacement.length, i + value.length);
   return out;
 }
+
+/**
+ * The body with `field` (a `"key":value` pair's JSON bytes) added as the first member of its
+ * top-level object, or null when the body does not start as an object. The caller makes sure
+ * the key is not there already.
+ */
+export function spliceField(raw: Buffer, field: Buffer): Buffer | null {
+  let open = 0;
+  while (open < raw.length && raw[open]! <= 0x20) open++;
+  if (raw[open] !== 0x7b) return null;
+  let next = open + 1;
+  while (next < raw.length && raw[next]! <= 0x20) next++;
+  if (next >= raw.length) return null;
+  const empty = raw[next] === 0x7d;
+  return Buffer.concat([raw.subarray(0, open + 1), field, empty ? Buffer.alloc(0) : COMMA, raw.subarray(open + 1)]);
+}
+
+const COMMA = Buffer.from(',');

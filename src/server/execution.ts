@@ -13,7 +13,7 @@ import type { Audit, GatewayMetrics, Logger, Outcome, RequestLog, SpanSource } f
 import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange, type PoolSet } from '../upstream/index.js';
 import { retryAfterSeconds, wardenHeaders } from './answer-headers.js';
 import { AttemptFailures, fallbackHeader, servedRoute, type AttemptFailure } from './attempt-failures.js';
-import { attemptPayload } from './attempt-payload.js';
+import { attemptPayload, wardenAsksUsage } from './attempt-payload.js';
 import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
 import { RequestRecord } from './request-record.js';
@@ -241,6 +241,7 @@ export class ChatExecution {
         stripReasoning: choice.thinking === 'off',
         headers: (served) => this.#headers(servedRoute(choice, served)),
         routeId: (served) => servedRoute(choice, served),
+        dropUsage: wardenAsksUsage(this.#original, choice.model),
         onFirstToken: (served) => {
           const route = servedRoute(choice, served);
           onServed(route);

@@ -12,9 +12,10 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'n
 import type { CatalogModel } from '../catalog/index.js';
 import { errorMessageOf, GatewayError } from '../protocol/errors.js';
 import { parseChunk } from '../protocol/chunk.js';
-import { holdsAnswerEnd } from '../protocol/peek.js';
+import { holdsAnswerEnd, peekUsage } from '../protocol/peek.js';
 import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import { SseEventCheck } from '../protocol/sse-check.js';
+import { takeUsage, usageEventStart } from '../protocol/usage-events.js';
 import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
 import type { Reply } from '../quality/index.js';
 import type { GateResult } from '../routing/gate.js';
@@ -39,6 +40,8 @@ export interface StreamHooks {
   /** The route the error event names. */
   routeId(servedEndpoint: string | null): string;
   onFirstToken(servedEndpoint: string | null): void;
+  /** Warden asked the upstream for usage the client did not ask for: the usage chunk is taken out before the client reads it. */
+  dropUsage: boolean;
 }
 
 const ERROR_FINISH = Buffer.from('"finish_reason":"error"');
@@ -327,10 +330,26 @@ export class StreamRelay implements ExchangeSink {
   #forward(chunk: Buffer): boolean {
     // Out first: what is learnt from the bytes can wait until the client has them. They go out
     // whole events at a time, so a credential an upstream quotes (its own error event) is cut whole.
-    if (chunk.length > 0 && !this.res.write(redactBody(chunk, this.model.upstream.credentials))) this.#exchange?.pause();
+    const usageAt = this.hooks.dropUsage ? usageEventStart(chunk) : -1;
+    if (usageAt === -1) this.#write(chunk);
+    else {
+      // The usage Warden asked for on the client's behalf: the events before it go out as they
+      // are, then the rest without it (the chunk that holds it is usually the stream's last).
+      this.#write(chunk.subarray(0, usageAt));
+      const taken = takeUsage(chunk.subarray(usageAt));
+      this.#usage = taken.usage ?? this.#usage;
+      this.#write(taken.bytes);
+    }
     if (!this.#sawUpstreamError && (chunk.includes(ERROR_FINISH) || this.#check?.sawError)) this.#sawUpstreamError = true;
+    // Relayed raw, no event is parsed: the usage chunk (asked for with include_usage, sent by
+    // OpenRouter) is read off the bytes, or the stream's tokens and cost would go uncounted.
+    if (this.#reader === null && !this.hooks.dropUsage) this.#usage = peekUsage(chunk) ?? this.#usage;
     const bad = this.#check?.bad;
     return bad == null || this.#invalid(bad);
+  }
+
+  #write(bytes: Buffer): void {
+    if (bytes.length > 0 && !this.res.write(redactBody(bytes, this.model.upstream.credentials))) this.#exchange?.pause();
   }
 
   /** An event that is not a JSON chunk: before the commit the attempt can fall back; after it the stream ends with an error event. */
