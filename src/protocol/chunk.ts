@@ -2,6 +2,7 @@
 // not a chunk (`null`, an array, `"choices": [null]`, a delta that is a string): read as one,
 // it would throw inside Warden and come out as Warden's own 500, when it is the upstream's
 // garbage and the attempt should fall back like any other invalid answer.
+import { isPlainObject } from './body.js';
 import type { ChatCompletionChunk } from './types.js';
 
 /** Pure: the chunk, or null when `data` is not JSON or not shaped as a chunk where Warden reads one. */
@@ -16,19 +17,17 @@ export function parseChunk(data: string): ChatCompletionChunk | null {
 }
 
 function isChunkShaped(value: unknown): value is ChatCompletionChunk {
-  if (!isObject(value)) return false;
+  if (!isPlainObject(value)) return false;
   const choices = value.choices;
   if (choices === undefined || choices === null) return true;
   if (!Array.isArray(choices)) return false;
   for (const choice of choices) {
-    if (!isObject(choice)) return false;
+    if (!isPlainObject(choice)) return false;
     const delta = choice.delta;
     if (delta === undefined || delta === null) continue;
-    if (!isObject(delta)) return false;
+    if (!isPlainObject(delta)) return false;
     const content = delta.content;
     if (content !== undefined && content !== null && typeof content !== 'string') return false;
   }
   return true;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -4,6 +4,7 @@
 // otherwise) and takes the answer out again before the client reads it: a client that did not
 // ask does not expect a last chunk with no choices (`chunk.choices[0].delta` would throw).
 import { parseChunk } from './chunk.js';
+import { peekUsage } from './peek.js';
 import type { Usage } from './types.js';
 
 const USAGE_KEY = Buffer.from('"usage"');
@@ -74,4 +75,32 @@ export function takeUsage(events: Buffer): { bytes: Buffer; usage: Usage | null 
     if (Array.isArray(chunk.choices) && chunk.choices.length > 0) out.push(`data: ${JSON.stringify(chunk)}\n\n`);
   }
   return { bytes: Buffer.from(out.join('')), usage };
+}
+
+/**
+ * A stream's usage as its events go to the client: read off the bytes of a stream relayed raw,
+ * and taken out before the client reads it when Warden asked for it on the client's behalf.
+ */
+export class RelayedUsage {
+  usage: Usage | null = null;
+
+  /** `takeOut`: Warden asked for usage the client did not (attempt-payload.ts wardenAsksUsage). */
+  constructor(private readonly takeOut: boolean) {}
+
+  /**
+   * Sends whole `events` through `write`: as they are, or the events before the usage and then
+   * the rest without it. `peek`: the events are not parsed elsewhere, so read the usage here.
+   */
+  relay(events: Buffer, write: (bytes: Buffer) => void, peek: boolean): void {
+    const at = this.takeOut ? usageEventStart(events) : -1;
+    if (at === -1) {
+      write(events);
+      if (peek && !this.takeOut) this.usage = peekUsage(events) ?? this.usage;
+      return;
+    }
+    write(events.subarray(0, at));
+    const taken = takeUsage(events.subarray(at));
+    this.usage = taken.usage ?? this.usage;
+    write(taken.bytes);
+  }
 }

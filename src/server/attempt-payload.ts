@@ -19,10 +19,10 @@ export function wardenAsksUsage(original: ChatRequest, model: CatalogModel): boo
   return original.stream === true && original.stream_options?.include_usage !== true && model.upstream.streamUsage;
 }
 
-export function attemptPayload(raw: Buffer, original: ChatRequest, choice: AttemptChoice): string | Buffer {
+/** `asksUsage`: wardenAsksUsage for this attempt's model, decided once by the caller, which tells the relay too. */
+export function attemptPayload(raw: Buffer, original: ChatRequest, choice: AttemptChoice, asksUsage: boolean): string | Buffer {
   const { model } = choice;
   const onlyModel = choice.thinking === 'auto' && choice.pinnedEndpoint === null && choice.ignoredEndpoints.length === 0;
-  const asksUsage = wardenAsksUsage(original, model);
   // A body with stream_options of the client's own is shaped below: a second key would be ambiguous.
   const spliced = onlyModel && (!asksUsage || original.stream_options === undefined) ? spliceModel(raw, original.model, model.upstreamModel) : null;
   if (spliced !== null) return asksUsage ? (spliceField(spliced, ASK_USAGE) ?? shaped(original, choice, true)) : spliced;

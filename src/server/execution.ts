@@ -14,6 +14,7 @@ import { exchangeWith, quotaFull, stripReasoning, UpstreamFailure, type Exchange
 import { retryAfterSeconds, wardenHeaders } from './answer-headers.js';
 import { AttemptFailures, fallbackHeader, servedRoute, type AttemptFailure } from './attempt-failures.js';
 import { attemptPayload, wardenAsksUsage } from './attempt-payload.js';
+import { AttemptSlot } from './attempt-slot.js';
 import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
 import { RequestRecord } from './request-record.js';
@@ -194,32 +195,23 @@ export class ChatExecution {
   #attempt(choice: AttemptChoice): void {
     const { model } = choice;
     this.#record.attemptStarted(this.#planner.attempts, choice.routeId, model.name, choice.why, this.#failures.last);
-    const payload = attemptPayload(this.r.raw, this.#original, choice);
     const quota = this.d.quota;
     const provider = model.upstream.providerName;
     // A provider at its quota is passed over like a shed route: not its fault, so no breaker
     // failure, and the next route is tried.
     if (quota !== null && !quota.take(provider)) return this.#attempted(choice, { kind: 'failure', failure: quotaFull(provider), servedEndpoint: null });
-    // Registered under its route while in flight, so a route leaving service can drain it.
-    let registeredAs = choice.routeId;
-    const handle = { abort: (failure: UpstreamFailure) => this.#exchange?.abort(failure) };
-    this.d.inflight.add(registeredAs, handle);
+    const asksUsage = wardenAsksUsage(this.#original, model);
+    const payload = attemptPayload(this.r.raw, this.#original, choice, asksUsage);
+    const slot = new AttemptSlot(this.d.inflight, quota, provider, choice.routeId, (failure) => this.#exchange?.abort(failure));
     // undici reports some failures (a closed pool) from inside dispatch(): the result must
     // wait until this attempt's exchange is in place, or a next attempt's would be overwritten.
     let started = false;
     const resolve = (result: AttemptResult) => {
-      this.d.inflight.remove(registeredAs, handle);
-      quota?.release(provider);
+      slot.release();
       if (started) this.#attempted(choice, result);
       else queueMicrotask(() => this.#attempted(choice, result));
     };
-    const onServed = (route: string) => {
-      if (route === registeredAs) return;
-      this.d.inflight.remove(registeredAs, handle);
-      registeredAs = route;
-      this.d.inflight.add(route, handle);
-    };
-    const sink = this.r.stream ? this.#streamRelay(choice, resolve, onServed) : new JsonRelay(model, this.#gate !== null || choice.thinking === 'off', resolve);
+    const sink = this.r.stream ? this.#streamRelay(choice, asksUsage, resolve, slot) : new JsonRelay(model, this.#gate !== null || choice.thinking === 'off', resolve);
     this.#exchange = exchangeWith(model, this.d.pools, payload, sink, this.r.stream);
     if (sink instanceof StreamRelay) sink.attach(this.#exchange);
     if (this.#clientGone) this.#exchange.abort(CLIENT_GONE);
@@ -227,7 +219,7 @@ export class ChatExecution {
     started = true;
   }
 
-  #streamRelay(choice: AttemptChoice, resolve: (r: AttemptResult) => void, onServed: (route: string) => void): StreamRelay {
+  #streamRelay(choice: AttemptChoice, dropUsage: boolean, resolve: (r: AttemptResult) => void, slot: AttemptSlot): StreamRelay {
     const gate = this.#gate;
     const holdBack = this.r.plan.role?.config.holdBack ?? null;
     return new StreamRelay(
@@ -241,10 +233,10 @@ export class ChatExecution {
         stripReasoning: choice.thinking === 'off',
         headers: (served) => this.#headers(servedRoute(choice, served)),
         routeId: (served) => servedRoute(choice, served),
-        dropUsage: wardenAsksUsage(this.#original, choice.model),
+        dropUsage,
         onFirstToken: (served) => {
           const route = servedRoute(choice, served);
-          onServed(route);
+          slot.servedBy(route);
           this.d.metrics.recordFirstToken(this.r.plan.label, route, this.#record.elapsed() / 1000);
         },
       },

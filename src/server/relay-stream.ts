@@ -12,11 +12,10 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'n
 import type { CatalogModel } from '../catalog/index.js';
 import { errorMessageOf, GatewayError } from '../protocol/errors.js';
 import { parseChunk } from '../protocol/chunk.js';
-import { holdsAnswerEnd, peekUsage } from '../protocol/peek.js';
+import { holdsAnswerEnd } from '../protocol/peek.js';
 import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import { SseEventCheck } from '../protocol/sse-check.js';
-import { takeUsage, usageEventStart } from '../protocol/usage-events.js';
-import type { ChatCompletionChunk, Usage } from '../protocol/types.js';
+import { RelayedUsage } from '../protocol/usage-events.js';
 import type { Reply } from '../quality/index.js';
 import type { GateResult } from '../routing/gate.js';
 import { carriesReasoning, invalidResponse, redactBody, redactText, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
@@ -66,7 +65,7 @@ export class StreamRelay implements ExchangeSink {
   #thinking = false;
   /** The first token was read and the stream commits on it: onData announces it after the write. */
   #firstTokenDue = false;
-  #usage: Usage | null = null;
+  readonly #usage: RelayedUsage;
   #sawDone = false;
   /** The upstream's own error event went to the client (an error object, or finish_reason "error"). */
   #sawUpstreamError = false;
@@ -87,6 +86,7 @@ export class StreamRelay implements ExchangeSink {
   ) {
     this.#out = hooks.stripReasoning ? [] : null;
     this.#check = hooks.stripReasoning ? null : new SseEventCheck();
+    this.#usage = new RelayedUsage(hooks.dropUsage);
   }
 
   /** The exchange this relay reads; it keeps the first-token deadline (exchangeWith with `stream`). */
@@ -212,7 +212,7 @@ export class StreamRelay implements ExchangeSink {
           return false;
         }
       }
-      if (parsed.usage) this.#usage = parsed.usage;
+      if (parsed.usage) this.#usage.usage = parsed.usage;
       const choice = parsed.choices?.[0];
       if (!choice) continue;
       const answers = this.#answer.read(choice);
@@ -330,27 +330,15 @@ export class StreamRelay implements ExchangeSink {
   #forward(chunk: Buffer): boolean {
     // Out first: what is learnt from the bytes can wait until the client has them. They go out
     // whole events at a time, so a credential an upstream quotes (its own error event) is cut whole.
-    const usageAt = this.hooks.dropUsage ? usageEventStart(chunk) : -1;
-    if (usageAt === -1) this.#write(chunk);
-    else {
-      // The usage Warden asked for on the client's behalf: the events before it go out as they
-      // are, then the rest without it (the chunk that holds it is usually the stream's last).
-      this.#write(chunk.subarray(0, usageAt));
-      const taken = takeUsage(chunk.subarray(usageAt));
-      this.#usage = taken.usage ?? this.#usage;
-      this.#write(taken.bytes);
-    }
+    this.#usage.relay(chunk, this.#write, this.#reader === null);
     if (!this.#sawUpstreamError && (chunk.includes(ERROR_FINISH) || this.#check?.sawError)) this.#sawUpstreamError = true;
-    // Relayed raw, no event is parsed: the usage chunk (asked for with include_usage, sent by
-    // OpenRouter) is read off the bytes, or the stream's tokens and cost would go uncounted.
-    if (this.#reader === null && !this.hooks.dropUsage) this.#usage = peekUsage(chunk) ?? this.#usage;
     const bad = this.#check?.bad;
     return bad == null || this.#invalid(bad);
   }
 
-  #write(bytes: Buffer): void {
+  #write = (bytes: Buffer): void => {
     if (bytes.length > 0 && !this.res.write(redactBody(bytes, this.model.upstream.credentials))) this.#exchange?.pause();
-  }
+  };
 
   /** An event that is not a JSON chunk: before the commit the attempt can fall back; after it the stream ends with an error event. */
   #invalid(data: string): false {
@@ -386,7 +374,7 @@ export class StreamRelay implements ExchangeSink {
       failure,
       answer: this.hooks.collect ? this.#answer.reply() : null,
       judged: this.#judgedChars === this.#answer.text.length,
-      usage: this.#usage,
+      usage: this.#usage.usage,
       sawUpstreamError: this.#sawUpstreamError,
     };
   }
