@@ -71,6 +71,8 @@ export interface Counterfactuals {
   costUsd: number | null;
   /** Configured models with no price: their usage is not in costUsd. */
   unpricedModels: string[];
+  /** Answers whose upstream sent no usage, and the routes that sent them: their tokens are in no figure, costUsd included. */
+  withoutUsage: { answers: number; routes: string[] };
 }
 
 /** As the warden_degraded_share gauge counts them (src/telemetry/metrics.ts). */
@@ -152,7 +154,14 @@ export function counterfactuals(reading: Reading, tiers: Readonly<Record<string,
     fallbacks: roles.reduce((n, r) => n + r.fallback, 0),
     costUsd: prices.priced.size === 0 ? null : roles.reduce((n, r) => n + (r.costUsd ?? 0), 0),
     unpricedModels: unpricedAmong(prices, prices.models),
+    withoutUsage: withoutUsage(reading),
   };
+}
+
+function withoutUsage(reading: Reading): Counterfactuals['withoutUsage'] {
+  const byRoute = reading.sumBy(METRIC.withoutUsage, 'route');
+  const routes = [...byRoute].filter(([, n]) => n > 0).map(([route]) => route).sort();
+  return { answers: reading.total(METRIC.withoutUsage), routes };
 }
 
 function ratio(part: number, whole: number): number | null {

@@ -24,4 +24,6 @@ export const METRIC = {
   strictUnavailable: 'warden_strict_unavailable_total',
   /** {role, model}. */
   cost: 'warden_cost_usd_total',
+  /** {role, route}: answers whose upstream sent no usage, in neither the tokens nor the cost. */
+  withoutUsage: 'warden_answers_without_usage_total',
 } as const;

@@ -35,6 +35,8 @@ export class RequestRecord {
   /** For a rollout arm's figures (plan.observer): what the request cost, answers the gate failed. */
   #costUsd = 0;
   #qualityFailures = 0;
+  /** Whether the last attempt that reached usage() had any: the answer's, when the request ends `ok`. */
+  #usageRead = false;
 
   constructor(
     private readonly d: RecordDeps,
@@ -83,6 +85,7 @@ export class RequestRecord {
   }
 
   usage(model: CatalogModel, usage: Usage | null): void {
+    this.#usageRead = usage !== null;
     if (!usage) return;
     const price = model.config.profile?.price;
     const usd = price ? (usage.prompt_tokens * price.input + usage.completion_tokens * price.output) / 1e6 : null;
@@ -116,6 +119,7 @@ export class RequestRecord {
     this.endAttempt(route);
     const ms = this.elapsed();
     this.d.metrics.recordRequest(this.plan.label, route, outcome, ms / 1000);
+    if (outcome === 'ok' && !this.#usageRead) this.d.metrics.recordAnswerWithoutUsage(this.plan.label, route);
     this.plan.observer?.ended({ outcome, failures, qualityFailures: this.#qualityFailures, latencyMs: ms, costUsd: this.#costUsd });
     const status = res.headersSent ? res.statusCode : 499;
     this.d.requestLog.write({ requestId: this.requestId, role: this.plan.label, route, attempts, outcome, status, latencyMs: Math.round(ms) });

@@ -111,7 +111,7 @@ function serve(
     ctx.book.attempted(provider.name, shown);
     trace.served = provider.name;
     trace.fault = shown;
-    const promptTokens = promptTokensOf(request.messages);
+    const usage = provider.spec.usage === 'none' ? null : usageOf(promptTokensOf(request.messages), replies);
     deliver({
       res,
       provider: provider.spec,
@@ -119,9 +119,9 @@ function serve(
       reply,
       moreChoices: replies.length === 1 ? NO_MORE_CHOICES : replies.slice(1),
       envelope: { id: ctx.nextId(), created: ctx.created, model: request.model, provider: aggregated ? provider.name : undefined },
-      usage: usageOf(promptTokens, replies),
+      usage,
       stream: trace.stream,
-      includeUsage: request.stream_options?.include_usage === true,
+      includeUsage: request.stream_options?.include_usage === true && usage !== null,
       processingComments: aggregated && provider.spec.processingComments,
       credentials: provider.spec.quoteCredentials ? authorization : null,
       hold: provider.spec.holdStreams ? (resume) => provider.hold(resume) : null,

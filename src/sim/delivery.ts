@@ -20,7 +20,8 @@ export interface Delivery {
   /** The other choices of a request's `n`, in a non-streamed answer only. */
   moreChoices: readonly Reply[];
   envelope: Envelope;
-  usage: Usage;
+  /** Null from a provider that reports none (scenario `usage: none`). */
+  usage: Usage | null;
   stream: boolean;
   includeUsage: boolean;
   /** OpenRouter path and a provider that keeps the stream alive with SSE comments. */
@@ -104,7 +105,7 @@ function failBeforeResponse(d: Delivery): boolean {
 function openStream(d: Delivery, pacer: Pacer): void {
   if (failBeforeResponse(d)) return;
   const { res, reply, fault } = d;
-  const chunks = new ChunkWriter(d.envelope);
+  const chunks = new ChunkWriter(d.envelope, d.includeUsage && d.provider.usage === 'running' ? d.usage : null);
   res.writeHead(200, SSE_HEADERS);
   d.onStreamOpen();
   res.write((d.processingComments ? PROCESSING : '') + chunks.role(reply) + (d.provider.reasoning ? chunks.reasoning() : ''));
@@ -121,7 +122,7 @@ function openStream(d: Delivery, pacer: Pacer): void {
     if (fault === 'streamError') return void res.end(rest + chunks.streamError(quoted(d, 'Provider returned error')) + DONE);
     // A proxy on the way that broke mid-answer: what follows the content is not JSON.
     if (fault === 'streamGarbage') return void res.end(rest + GARBAGE_SSE + DONE);
-    res.end(rest + chunks.finish(reply) + (d.includeUsage ? chunks.usage(d.usage) : '') + DONE);
+    res.end(rest + chunks.finish(reply) + (d.includeUsage && d.usage ? chunks.usage(d.usage) : '') + DONE);
   };
   const generate = () => sendPieces(d, chunks, pacer, count, end, d.hold);
   const firstToken = d.provider.firstTokenMs;

@@ -53,6 +53,13 @@ const providerSchema = z.strictObject({
   keyHeader: z.string({ error: 'expected a header name' }).toLowerCase().optional(),
   /** Error answers and stream error events quote the request's Authorization, as some proxies' debug answers do. */
   quoteCredentials: z.boolean({ error: 'expected true or false' }).default(false),
+  /**
+   * The usage the provider reports. `final`: an answer's `usage`, and a stream's usage chunk at
+   * its end when stream_options.include_usage asks; `running`: that, and every chunk of a stream
+   * that asks carries the usage so far too (vLLM's continuous_usage_stats); `none`: never (an
+   * upstream that ignores include_usage and leaves `usage` out of its answers).
+   */
+  usage: z.enum(['final', 'running', 'none'], { error: 'expected "final", "running" or "none"' }).default('final'),
   /** Streams stop after their first content chunk until the fleet's releaseStreams(): a test decides when a stream ends. */
   holdStreams: z.boolean({ error: 'expected true or false' }).default(false),
 });

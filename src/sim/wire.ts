@@ -23,7 +23,7 @@ export function usageOf(promptTokens: number, replies: readonly Reply[]): Usage 
 export const REASONING_TEXT = 'Let me think about what the user is asking for before I answer.';
 
 /** A non-streamed completion: `reply` is choice 0, `moreChoices` the rest of the request's `n`. */
-export function completionBody(envelope: Envelope, reply: Reply, usage: Usage, reasoning = false, moreChoices: readonly Reply[] = []): string {
+export function completionBody(envelope: Envelope, reply: Reply, usage: Usage | null, reasoning = false, moreChoices: readonly Reply[] = []): string {
   const choices = [choiceOf(reply, 0, reasoning)];
   for (let i = 0; i < moreChoices.length; i++) choices.push(choiceOf(moreChoices[i] as Reply, i + 1, reasoning));
   const body: ChatCompletion = {
@@ -33,7 +33,7 @@ export function completionBody(envelope: Envelope, reply: Reply, usage: Usage, r
     model: envelope.model,
     ...(envelope.provider !== undefined ? { provider: envelope.provider } : {}),
     choices,
-    usage,
+    ...(usage !== null ? { usage } : {}),
   };
   return JSON.stringify(body);
 }
@@ -51,15 +51,26 @@ function choiceOf(reply: Reply, index: number, reasoning: boolean): ChatCompleti
 /** Writes the SSE lines of one stream; each method returns one `data:` event. */
 export class ChunkWriter {
   readonly #head: string;
+  /** The stream's whole usage when every chunk carries the usage so far (scenario `usage: running`). */
+  readonly #running: Usage | null;
 
-  constructor(envelope: Envelope) {
+  constructor(envelope: Envelope, running: Usage | null = null) {
+    this.#running = running;
     const provider = envelope.provider !== undefined ? `,"provider":${JSON.stringify(envelope.provider)}` : '';
     this.#head = `data: {"id":${JSON.stringify(envelope.id)},"object":"chat.completion.chunk","created":${envelope.created},"model":${JSON.stringify(envelope.model)}${provider},`;
   }
 
-  #choice(delta: string, finishReason: string | null): string {
+  /** `tokens`: completion tokens sent with this chunk, for running usage. */
+  #choice(delta: string, finishReason: string | null, tokens = 0): string {
     const reason = finishReason === null ? 'null' : `"${finishReason}"`;
-    return `${this.#head}"choices":[{"index":0,"delta":${delta},"finish_reason":${reason},"logprobs":null}]}\n\n`;
+    return `${this.#head}"choices":[{"index":0,"delta":${delta},"finish_reason":${reason},"logprobs":null}]${this.#runningUsage(tokens)}}\n\n`;
+  }
+
+  #runningUsage(tokens: number): string {
+    const usage = this.#running;
+    if (usage === null) return '';
+    const completion = Math.min(tokens, usage.completion_tokens);
+    return `,"usage":${JSON.stringify({ prompt_tokens: usage.prompt_tokens, completion_tokens: completion, total_tokens: usage.prompt_tokens + completion })}`;
   }
 
   role(reply: Reply): string {
@@ -70,10 +81,10 @@ export class ChunkWriter {
   piece(reply: Reply, i: number): string {
     const text = JSON.stringify(reply.pieces[i] ?? '');
     const call = reply.toolCall;
-    if (!call) return this.#choice(`{"content":${text}}`, null);
+    if (!call) return this.#choice(`{"content":${text}}`, null, i + 1);
     const opening = i === 0 ? `"id":${JSON.stringify(call.id)},"type":"function",` : '';
     const name = i === 0 ? `"name":${JSON.stringify(call.name)},` : '';
-    return this.#choice(`{"tool_calls":[{"index":0,${opening}"function":{${name}"arguments":${text}}}]}`, null);
+    return this.#choice(`{"tool_calls":[{"index":0,${opening}"function":{${name}"arguments":${text}}}]}`, null, i + 1);
   }
 
   reasoning(): string {
@@ -81,7 +92,7 @@ export class ChunkWriter {
   }
 
   finish(reply: Reply): string {
-    return this.#choice('{}', reply.finishReason);
+    return this.#choice('{}', reply.finishReason, Infinity);
   }
 
   usage(usage: Usage): string {

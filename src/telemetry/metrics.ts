@@ -60,6 +60,7 @@ export class GatewayMetrics {
   readonly #qualityFailures = new Counter({ name: 'warden_quality_failures_total', help: 'Answers that failed the quality gate, by check and reason', labelNames: ['role', 'route', 'check', 'reason'], registers: [this.registry] });
   readonly #cost = new BatchedCounter({ name: 'warden_cost_usd_total', help: 'Token cost from usage and configured prices, per role and model', labelNames: ['role', 'model'], registry: this.registry });
   readonly #tokens = new BatchedCounter({ name: 'warden_tokens_total', help: 'Tokens from usage, per role, model and kind', labelNames: ['role', 'model', 'kind'], registry: this.registry });
+  readonly #withoutUsage = new BatchedCounter({ name: 'warden_answers_without_usage_total', help: 'Answers (200, streamed or not) whose upstream sent no usage: their tokens and cost are in neither warden_tokens_total nor warden_cost_usd_total', labelNames: ['role', 'route'], registry: this.registry });
   readonly #attempts = new BatchedCounter({ name: 'warden_upstream_attempts_total', help: 'Upstream attempts by route and error class (none when answered)', labelNames: ['route', 'error_class'], registry: this.registry });
   readonly #firstAttempts = new BatchedCounter({ name: 'warden_first_attempts_total', help: 'Role requests by the model of their first attempt: the denominator of the fallback rate per model', labelNames: ['role', 'model'], registry: this.registry });
   readonly #fallbacks = new BatchedCounter({ name: 'warden_fallbacks_total', help: 'Role requests that left their first route after a failure, by reason, first model and answering model (none: the tier answered)', labelNames: ['role', 'reason', 'from_model', 'to_model'], registry: this.registry });
@@ -149,6 +150,11 @@ export class GatewayMetrics {
     if (promptTokens > 0) this.#tokens.inc([role, model, 'prompt'], promptTokens);
     if (completionTokens > 0) this.#tokens.inc([role, model, 'completion'], completionTokens);
     if (usd !== null && usd > 0) this.#cost.inc([role, model], usd);
+  }
+
+  /** An answer that went out without usage from its upstream: what the token and cost counters miss. */
+  recordAnswerWithoutUsage(role: string, route: string): void {
+    this.#withoutUsage.inc([role, this.#route(route)]);
   }
 
   text(): Promise<string> {

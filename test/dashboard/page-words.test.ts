@@ -1,6 +1,7 @@
 // The dashboard's words agree with what traffic meets, in real Chromium against a gateway on a
 // hand-moved clock and the simulated fleet: a quarantined route an operator restored is served,
-// and every column says so; a cost figure says which models it leaves out for want of a price.
+// and every column says so; a cost figure says which models it leaves out for want of a price,
+// and how many answers carried no usage to count.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
@@ -11,17 +12,22 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { HALF_HOUR, STRAY, STRAY_MODEL, strayProviders, strayScenario } from '../helpers/stray-fleet.js';
 
 const TOKEN = 'dash-words-token';
-const SCENARIO = strayScenario(23);
+const STRAY_FLEET = strayScenario(23);
+// An upstream that never reports usage, behind the role `mute`: priced, and still nothing to count.
+const SCENARIO = { ...STRAY_FLEET, providers: { ...STRAY_FLEET.providers, mute: { models: ['mute/model'], usage: 'none' } } };
 // chat-main has a price, chat-small none: the cost figures cover chat-main only.
 const config = (fleet: Fleet) => `
 server: { adminToken: "${TOKEN}", dashboardSample: 500ms }
 ${strayProviders(fleet)}
+  mutedirect: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('mute')}" }
 models:
   chat-main:  { provider: openrouter, model: ${STRAY_MODEL}, profile: { price: { input: 0.3, output: 1.2 } } }
   chat-small: { provider: direct, model: gpt-4o-mini }
+  chat-mute:  { provider: mutedirect, model: mute/model, profile: { price: { input: 0.3, output: 1.2 } } }
 roles:
   chat:   { tier: degrade, models: [chat-main, chat-small] }
   lookup: { tier: degrade, models: [chat-small] }
+  mute:   { tier: degrade, models: [chat-mute] }
 canary: { mode: enforce, watch: [chat-main], firstTokenLimit: 2s, languages: [en] }
 `;
 
@@ -115,6 +121,16 @@ describe('dashboard words against what traffic meets', { skip: absent }, () => {
     assert.equal(await text(`${lookup} td:nth-child(7)`), 'unknown');
     assert.equal(await text(`${lookup} td:nth-child(8)`), 'unknown');
     assert.equal(await text(`${chat} td:nth-child(7) .sub`), 'priced models only');
+    assert.deepEqual(errors, []);
+  });
+
+  test('answers that carried no usage are named on the Cost card, which counted none of them', async () => {
+    const cost = '#cards .card:last-child';
+    await h.client.chat.completions.create({ model: 'mute', messages: [{ role: 'user', content: 'Hello there' }] });
+    const stream = await h.client.chat.completions.create({ model: 'mute', messages: [{ role: 'user', content: 'Hello again' }], stream: true });
+    for await (const chunk of stream) void chunk;
+    await page.locator(`${cost} .sub`, { hasText: 'carried no usage' }).waitFor();
+    assert.equal(await text(`${cost} .sub`), 'priced models only; no price configured (profile.price) for chat-small; 2 answers carried no usage and are not counted (chat-mute@mutedirect)');
     assert.deepEqual(errors, []);
   });
 

@@ -263,6 +263,14 @@ describe('counterfactual numbers', () => {
     assert.equal(all.roles.find((r) => r.role === 'lookup')!.costUsd, 0, 'priced and unused: free so far');
   });
 
+  test('answers whose upstream sent no usage are counted in total and by the routes that sent them', () => {
+    const reading = Reading.of([
+      counter('warden_answers_without_usage_total', [[{ role: 'chat', route: MAIN_B }, 2], [{ role: '-', route: MAIN_B }, 1], [{ role: 'lookup', route: MAIN_A }, 0]]),
+    ]);
+    assert.deepEqual(counterfactuals(reading, {}, ALL_PRICED).withoutUsage, { answers: 3, routes: [MAIN_B] });
+    assert.deepEqual(counterfactuals(Reading.of([]), {}, ALL_PRICED).withoutUsage, { answers: 0, routes: [] }, 'a gateway without the metric: none');
+  });
+
   test('the language detector\'s evidence reads as one line', () => {
     assert.equal(describeLanguages({ expected: 'pt', languages: [{ language: 'es', share: 0.8 }], span: 'Hola amigo' }), 'expected pt · es 0.8 · “Hola amigo”');
     assert.equal(describeLanguages({ expected: 'en', native: 1 }), 'expected en · native 1');

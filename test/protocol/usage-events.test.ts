@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { spliceField } from '../../src/protocol/splice.js';
-import { holdsUsageObject, takeUsage, usageEventStart } from '../../src/protocol/usage-events.js';
+import { holdsUsageObject, RelayedUsage, takeUsage, usageEventStart } from '../../src/protocol/usage-events.js';
 
 const FIELD = Buffer.from('"stream_options":{"include_usage":true}');
 const chunk = (fields: Record<string, unknown>) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', ...fields })}\n\n`;
@@ -44,4 +44,45 @@ test('usageEventStart finds the event that holds the usage object, so the events
   assert.equal(usageEventStart(Buffer.from(usageOnly)), 0);
   assert.equal(usageEventStart(Buffer.from(content.replace('\n\n', '\r\n\r\n') + usageOnly)), Buffer.byteLength(content) + 2);
   assert.equal(usageEventStart(Buffer.from(content + 'data: [DONE]\n\n')), -1);
+});
+
+// vLLM's continuous_usage_stats: every chunk carries the running usage, and a usage-only chunk ends the stream.
+const running = (completion: number, choices: unknown[]) => chunk({ choices, usage: { prompt_tokens: 3, completion_tokens: completion, total_tokens: 3 + completion } });
+const piece = (content: string) => [{ index: 0, delta: { content }, finish_reason: null }];
+
+test('RelayedUsage taking usage out removes every running usage object, and keeps the last (not their sum)', () => {
+  const relayed = new RelayedUsage(true);
+  const out: Buffer[] = [];
+  const write = (bytes: Buffer) => void out.push(bytes);
+  // One read with several running events, then one with a single event, then the end.
+  relayed.relay(Buffer.from(running(0, [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]) + running(1, piece('Hel')) + running(2, piece('lo'))), write, true);
+  relayed.relay(Buffer.from(running(3, piece('!'))), write, true);
+  relayed.relay(Buffer.from(running(3, [{ index: 0, delta: {}, finish_reason: 'stop' }]) + running(3, []) + 'data: [DONE]\n\n'), write, true);
+  const text = Buffer.concat(out).toString();
+  assert.doesNotMatch(text, /"usage"/, 'no usage reached the client');
+  const events = text.split('\n\n').filter(Boolean);
+  assert.equal(events.length, 6, 'every event with choices went out, the usage-only one did not');
+  assert.equal(events.at(-1), 'data: [DONE]');
+  assert.deepEqual(relayed.usage, { prompt_tokens: 3, completion_tokens: 3, total_tokens: 6 });
+});
+
+test('RelayedUsage passes running usage through untouched when the client asked for it, and reads the last', () => {
+  const relayed = new RelayedUsage(false);
+  const bytes = Buffer.from(running(1, piece('Hi')) + running(2, piece('!')) + running(2, []) + 'data: [DONE]\n\n');
+  const out: Buffer[] = [];
+  relayed.relay(bytes, (b) => void out.push(b), true);
+  assert.equal(Buffer.concat(out).toString(), bytes.toString());
+  assert.deepEqual(relayed.usage, { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 });
+});
+
+test('with one usage chunk at the end, the events before it go out as the very bytes they came in', () => {
+  const relayed = new RelayedUsage(true);
+  const content = chunk({ choices: piece('Hello'), usage: null });
+  const finish = chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  const bytes = Buffer.from(content + finish + chunk({ choices: [], usage: USAGE }) + 'data: [DONE]\n\n');
+  const out: Buffer[] = [];
+  relayed.relay(bytes, (b) => void out.push(b), true);
+  assert.equal(out[0]!.buffer, bytes.buffer, 'the first write is a view of the bytes read, not a copy');
+  assert.equal(Buffer.concat(out).toString(), content + finish + 'data: [DONE]\n\n');
+  assert.deepEqual(relayed.usage, USAGE);
 });

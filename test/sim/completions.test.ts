@@ -50,6 +50,25 @@ test('a stream has the OpenAI chunk sequence, with usage when asked', async (t) 
   for (const c of content) assert.equal(c.choices[0]?.finish_reason, null);
 });
 
+test('a provider\'s usage: running on every chunk of a stream that asks, or none at all', async (t) => {
+  const fleet = await fleetFor(t, { seed: 3, providers: { Running: { models: [MODEL], usage: 'running' }, Mute: { models: [MODEL], usage: 'none' } } });
+  const asking = ask('Hello, how are you?', { stream: true, stream_options: { include_usage: true } });
+  const running = chunks(await postStream(`${fleet.providerBaseUrl('Running')}/chat/completions`, asking));
+  const final = running.at(-1)!;
+  assert.deepEqual(final.choices, [], 'the usage chunk still ends the stream');
+  const counts = running.map((c) => c.usage?.completion_tokens);
+  assert.ok(counts.every((n) => typeof n === 'number'), 'every chunk carries usage');
+  assert.deepEqual(counts, [...counts].sort((a, b) => a! - b!), 'running totals only grow');
+  assert.equal(counts[0], 0, 'the role chunk has no completion tokens yet');
+  assert.equal(counts.at(-2), final.usage!.completion_tokens, 'the finish chunk has them all');
+  assert.ok(chunks(await postStream(`${fleet.providerBaseUrl('Running')}/chat/completions`, { ...asking, stream_options: undefined })).every((c) => c.usage === undefined), 'not asked: none');
+
+  const mute = `${fleet.providerBaseUrl('Mute')}/chat/completions`;
+  assert.equal((await post(mute, ask('Hello'))).json().usage, undefined);
+  const quiet = chunks(await postStream(mute, asking));
+  assert.ok(quiet.length > 2 && quiet.every((c) => c.usage === undefined && c.choices.length === 1), 'include_usage ignored');
+});
+
 test('the same seed gives the same text streamed and not; the text does not depend on time', async (t) => {
   const fleet = await fleetFor(t);
   const url = `${fleet.providerBaseUrl('Beta')}/chat/completions`;

@@ -49,12 +49,21 @@ const UNPRICED = 'no price configured (profile.price)';
 
 /**
  * Cost is counted only for models with a price: with none, $0 would read as free, so it says
- * unknown; with some, the figure says it leaves the others out.
+ * unknown; with some, the figure says it leaves the others out. Answers whose upstream sent
+ * no usage are in no figure, priced or not: the note says so.
  */
 function costCard(cf) {
-  if (cf.costUsd === null) return card('Cost', 'unknown', `${UNPRICED} for any model`);
-  if (cf.unpricedModels.length > 0) return card('Cost', usd(cf.costUsd), `priced models only; ${UNPRICED} for ${cf.unpricedModels.join(', ')}`);
-  return card('Cost', usd(cf.costUsd), 'from usage and configured prices');
+  const missing = uncounted(cf.withoutUsage);
+  if (cf.costUsd === null) return card('Cost', 'unknown', `${UNPRICED} for any model${missing}`);
+  if (cf.unpricedModels.length > 0) return card('Cost', usd(cf.costUsd), `priced models only; ${UNPRICED} for ${cf.unpricedModels.join(', ')}${missing}`);
+  return card('Cost', usd(cf.costUsd), `from usage and configured prices${missing}`);
+}
+
+/** `; N answers carried no usage and are not counted (routes)`, or nothing when every answer carried it. */
+function uncounted(w) {
+  if (!w || w.answers === 0) return '';
+  const words = w.answers === 1 ? 'answer carried no usage and is' : 'answers carried no usage and are';
+  return `; ${count(w.answers)} ${words} not counted (${w.routes.join(', ')})`;
 }
 
 function costCell(role, figure) {
