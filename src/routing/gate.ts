@@ -10,7 +10,7 @@ export interface GateResult {
   /** The first failing verdict, which names the reason of the fallback. */
   failed: Verdict | null;
   verdicts: Verdict[];
-  /** The index of the failing choice, when a non-streamed answer with several was judged; else absent. */
+  /** The index of the failing choice, when an answer with several was judged (streamed or not); else absent. */
   choice?: number;
 }
 

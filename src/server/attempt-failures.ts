@@ -11,7 +11,7 @@ export interface AttemptFailure extends FailedAttempt {
   status?: { status: number; headers: IncomingHttpHeaders; body: Buffer };
   failure?: UpstreamFailure;
   /**
-   * The index of the choice that failed the gate, when a non-streamed answer had several: named
+   * The index of the choice that failed the gate, when an answer (streamed or not) had several: named
    * where operators read why (x-warden-fallback, a spent chain's message), not in `reason`,
    * which stays the stable code the planner, the metrics and the ledger key on.
    */

@@ -3,7 +3,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ChatCompletion, Usage } from '../protocol/types.js';
 import { classifyStatus } from '../resilience/index.js';
-import type { Reply } from '../quality/index.js';
 import type { GateResult } from '../routing/gate.js';
 import type { ErrorClass } from '../telemetry/index.js';
 import type { UpstreamFailure } from '../upstream/index.js';
@@ -19,10 +18,11 @@ export type AttemptResult =
       servedEndpoint: string | null;
       /** Null when the stream ended cleanly. */
       failure: UpstreamFailure | null;
-      /** The whole answer when the relay collected it (the role has checks), else null. */
-      answer: Reply | null;
-      /** The whole gate passed this text before the commit: no verdict after the fact. */
-      judged: boolean;
+      /**
+       * The gate's verdict after the fact on what went out unjudged (every choice), when the
+       * stream ended cleanly; null when the role has no checks or the gate passed it all before the commit.
+       */
+      verdict: GateResult | null;
       usage: Usage | null;
       /** The upstream's own error event went to the client, ending the stream. */
       sawUpstreamError: boolean;

@@ -19,6 +19,7 @@ import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
 import { RequestRecord } from './request-record.js';
 import { StreamRelay } from './relay-stream.js';
+import { choicesAsked } from './stream-answer.js';
 import { endWithError, sendError, sendRaw } from './respond.js';
 import { sendSyntheticAnswer } from './synthetic.js';
 import { standInAnswer, unavailableMessage } from './tier.js';
@@ -229,6 +230,7 @@ export class ChatExecution {
         holdBack,
         judgeStart: gate && holdBack && gate.partialChecks.length > 0 ? (text, refused) => gate.judgeStart(text, this.r.language, refused) : null,
         judgeWhole: gate?.active ? (reply) => gate.judge(reply, this.r.language) : null,
+        choices: choicesAsked(this.#original),
         collect: gate?.active ?? false,
         stripReasoning: choice.thinking === 'off',
         headers: (served) => this.#headers(servedRoute(choice, served)),
@@ -289,7 +291,7 @@ export class ChatExecution {
       }
       case 'rejected':
         this.d.board.success(route, probe);
-        return this.#qualityFailure(choice, route, served, result.gate.failed!);
+        return this.#qualityFailure(choice, route, served, result.gate.failed!, result.gate.choice);
       case 'streamed': {
         const failure = result.failure;
         // The upstream's own error event mid-stream is the provider failing under way: a
@@ -297,11 +299,9 @@ export class ChatExecution {
         if (failure === null && result.sawUpstreamError) this.d.board.failure(route, probe, 'upstream_error_event');
         else if (failure === null) this.d.board.success(route, probe);
         else if (failure.kind !== 'aborted' && failure.kind !== 'shed') this.d.board.failure(route, probe, failure.code);
-        if (result.answer !== null && this.#gate && failure === null && !result.judged) {
-          // Already sent: a failure here can only be recorded, never switched silently.
-          const verdict = this.#gate.judge(result.answer, this.r.language);
-          if (verdict.failed) this.#record.qualityFailed(route, verdict.failed.check, verdict.failed.reason);
-        }
+        // Already sent: a failure here can only be recorded, never switched silently.
+        const verdict = result.verdict;
+        if (verdict?.failed) this.#record.qualityFailed(route, verdict.failed.check, verdict.failed.reason);
         this.#record.usage(choice.model, result.usage);
         if (failure !== null || result.sawUpstreamError) {
           this.#ledger(route, 'failed_after_commit', choice.model.name);

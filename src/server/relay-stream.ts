@@ -3,7 +3,7 @@
 // back, the first-token timeout can act, and — when the role sets a hold-back window — the
 // gate judges the first characters before anything is sent; an answer whose end was read
 // before the commit (it fit in the window, or it all came with its first token) gets the
-// whole gate. After the commit, bytes go to the client as they arrive, with backpressure,
+// whole gate. With `n` > 1 every choice is judged so, each on its own (StreamAnswer). After the commit, bytes go to the client as they arrive, with backpressure,
 // each event checked on its bytes (SseEventCheck) before it goes; they are parsed only when
 // the role's checks need the whole text. A failure
 // after the commit ends the stream with an SSE error event — one: none of Warden's when the
@@ -16,20 +16,24 @@ import { holdsAnswerEnd } from '../protocol/peek.js';
 import { SSE_DONE, SseReader, sseData } from '../protocol/sse.js';
 import { SseEventCheck } from '../protocol/sse-check.js';
 import { RelayedUsage } from '../protocol/usage-events.js';
-import type { Reply } from '../quality/index.js';
 import type { GateResult } from '../routing/gate.js';
 import { carriesReasoning, invalidResponse, redactBody, redactText, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
-import { StreamAnswer } from './stream-answer.js';
+import { StreamAnswer, type JudgeStart, type JudgeWhole } from './stream-answer.js';
 import { describe } from './relay-json.js';
 
 export interface StreamHooks {
   /** Characters or milliseconds of answer to hold back for the gate; null commits on the first token. */
   holdBack: { chars: number; ms: number } | null;
   /** Judges the held-back start; a failed result rejects the attempt before the client sees it. */
-  judgeStart: ((text: string, refused: boolean) => GateResult) | null;
-  /** Every check of the role, for an answer read to its end before the commit; a failure rejects it likewise. */
-  judgeWhole: ((reply: Reply) => GateResult) | null;
+  judgeStart: JudgeStart | null;
+  /**
+   * Every check of the role, for an answer read to its end before the commit (a failure rejects
+   * it likewise), and after the stream for what went out unjudged (a failure is only recorded).
+   */
+  judgeWhole: JudgeWhole | null;
+  /** The request's `n`: the hold-back window holds until each choice has filled it. */
+  choices: number;
   /** Collect the whole text (and usage) for the gate's after-the-fact verdict and cost. */
   collect: boolean;
   /** Thinking-off roles: reasoning fields are taken out of every chunk, which is then re-encoded. */
@@ -70,8 +74,6 @@ export class StreamRelay implements ExchangeSink {
   /** The upstream's own error event went to the client (an error object, or finish_reason "error"). */
   #sawUpstreamError = false;
   #holdTimer: NodeJS.Timeout | null = null;
-  /** The length of the text the whole gate passed before the commit; -1 when it did not judge. */
-  #judgedChars = -1;
   #onDrain = () => this.#exchange?.resume();
   /** Re-encoded events waiting to go out, when reasoning is stripped; null relays raw bytes. */
   #out: string[] | null;
@@ -213,9 +215,11 @@ export class StreamRelay implements ExchangeSink {
         }
       }
       if (parsed.usage) this.#usage.usage = parsed.usage;
-      const choice = parsed.choices?.[0];
-      if (!choice) continue;
-      const answers = this.#answer.read(choice);
+      const choices = parsed.choices;
+      if (!choices?.length) continue;
+      // With `n` > 1 the choices interleave, one or more per event: each is judged on its own.
+      let answers = this.#answer.read(choices[0]!);
+      for (let i = 1; i < choices.length; i++) answers = this.#answer.read(choices[i]!) || answers;
       if (this.#started) continue;
       // A thinking model's reasoning is the first of the answer: with no window to hold it, the
       // client sees it as it comes (it may think for minutes), else it only shows the upstream alive.
@@ -256,7 +260,7 @@ export class StreamRelay implements ExchangeSink {
 
   #holdBackSatisfied(): boolean {
     const hold = this.hooks.holdBack;
-    return hold === null || this.#answer.text.length >= hold.chars || this.#answer.finishReason !== null;
+    return hold === null || this.#answer.holds(hold.chars, this.hooks.choices);
   }
 
   /** Judges the held-back start and commits; false when the gate rejected it. */
@@ -264,7 +268,7 @@ export class StreamRelay implements ExchangeSink {
     if (this.#committed || this.#settled) return this.#committed;
     if (this.#holdTimer) clearTimeout(this.#holdTimer);
     this.#holdTimer = null;
-    const verdict = this.#judgeHeld();
+    const verdict = this.#answer.judgeHeld(this.hooks.judgeWhole, this.hooks.judgeStart, this.#sawDone);
     if (verdict && !verdict.passed) {
       const served = this.#served;
       this.#settle({ kind: 'rejected', gate: verdict, servedEndpoint: served });
@@ -275,20 +279,6 @@ export class StreamRelay implements ExchangeSink {
     if (held === null) return false;
     this.#commit(held);
     return true;
-  }
-
-  /**
-   * The gate's verdict on what was held: the whole gate, as for a non-streamed answer, when the
-   * answer's end (its finish reason or [DONE]) was read; else the start checks on its text.
-   */
-  #judgeHeld(): GateResult | null {
-    const { judgeWhole, judgeStart } = this.hooks;
-    const answer = this.#answer;
-    if (judgeWhole && (answer.finishReason !== null || this.#sawDone)) {
-      this.#judgedChars = answer.text.length;
-      return judgeWhole(answer.reply());
-    }
-    return judgeStart && answer.text ? judgeStart(answer.text, answer.refused) : null;
   }
 
   /**
@@ -372,8 +362,7 @@ export class StreamRelay implements ExchangeSink {
       kind: 'streamed',
       servedEndpoint: this.#served,
       failure,
-      answer: this.hooks.collect ? this.#answer.reply() : null,
-      judged: this.#judgedChars === this.#answer.text.length,
+      verdict: failure === null && this.hooks.judgeWhole ? this.#answer.judgeRest(this.hooks.judgeWhole) : null,
       usage: this.#usage.usage,
       sawUpstreamError: this.#sawUpstreamError,
     };

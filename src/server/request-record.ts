@@ -14,7 +14,7 @@ export interface FirstFailure {
   reason: string;
   route: string;
   model: string;
-  /** The choice that failed the gate, when a non-streamed answer had several; x-warden-fallback names it. */
+  /** The choice that failed the gate, when an answer (streamed or not) had several; x-warden-fallback names it. */
   failedChoice?: number;
 }
 

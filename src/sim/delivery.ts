@@ -9,15 +9,16 @@ import type { FaultName } from './faults.js';
 import { sendError, sendJson } from './http.js';
 import type { Reply } from './reply.js';
 import type { ProviderSpec } from './scenario.js';
+import { StreamChoices } from './stream-choices.js';
 import { ChunkWriter, completionBody, DONE, PROCESSING, type Envelope } from './wire.js';
 
 export interface Delivery {
   res: ServerResponse;
   provider: ProviderSpec;
   fault: FaultName | null;
-  /** Choice 0; a stream carries it alone. */
+  /** Choice 0. */
   reply: Reply;
-  /** The other choices of a request's `n`, in a non-streamed answer only. */
+  /** The other choices of a request's `n`; a stream interleaves them with choice 0 (StreamChoices). */
   moreChoices: readonly Reply[];
   envelope: Envelope;
   /** Null from a provider that reports none (scenario `usage: none`). */
@@ -106,15 +107,16 @@ function openStream(d: Delivery, pacer: Pacer): void {
   if (failBeforeResponse(d)) return;
   const { res, reply, fault } = d;
   const chunks = new ChunkWriter(d.envelope, d.includeUsage && d.provider.usage === 'running' ? d.usage : null);
+  const choices = new StreamChoices(chunks, d.moreChoices.length === 0 ? [reply] : [reply, ...d.moreChoices]);
   res.writeHead(200, SSE_HEADERS);
   d.onStreamOpen();
-  res.write((d.processingComments ? PROCESSING : '') + chunks.role(reply) + (d.provider.reasoning ? chunks.reasoning() : ''));
+  res.write((d.processingComments ? PROCESSING : '') + choices.opening(d.provider.reasoning));
   if (fault === 'garbage') {
     res.end(GARBAGE_SSE + DONE);
     return;
   }
   const cut = fault === 'reset' || fault === 'streamError' || fault === 'streamGarbage' || fault === 'streamCut';
-  const count = cut ? Math.min(CUT_AFTER, reply.pieces.length) : reply.pieces.length;
+  const count = cut ? Math.min(CUT_AFTER, choices.rounds) : choices.rounds;
   const end = (rest: string) => {
     if (fault === 'reset') return void res.write(rest || '\n', () => res.destroy());
     // The response ends cleanly mid-answer: no finish reason, no [DONE] (a proxy that gave up).
@@ -122,9 +124,9 @@ function openStream(d: Delivery, pacer: Pacer): void {
     if (fault === 'streamError') return void res.end(rest + chunks.streamError(quoted(d, 'Provider returned error')) + DONE);
     // A proxy on the way that broke mid-answer: what follows the content is not JSON.
     if (fault === 'streamGarbage') return void res.end(rest + GARBAGE_SSE + DONE);
-    res.end(rest + chunks.finish(reply) + (d.includeUsage && d.usage ? chunks.usage(d.usage) : '') + DONE);
+    res.end(rest + choices.finish() + (d.includeUsage && d.usage ? chunks.usage(d.usage) : '') + DONE);
   };
-  const generate = () => sendPieces(d, chunks, pacer, count, end, d.hold);
+  const generate = () => sendPieces(d, choices, pacer, count, end, d.hold);
   const firstToken = d.provider.firstTokenMs;
   // A slow first token on OpenRouter comes with a keep-alive comment halfway through the wait.
   if (d.processingComments && firstToken > 0) {
@@ -138,17 +140,18 @@ function openStream(d: Delivery, pacer: Pacer): void {
 }
 
 /**
- * Pieces on a fixed schedule from the first token; late pieces go out together in one write.
- * With `hold`, the first piece goes out alone and the rest waits for the release.
+ * Rounds of pieces (one piece of each choice) on a fixed schedule from the first token; late
+ * rounds go out together in one write. With `hold`, the first round goes out alone and the rest
+ * waits for the release.
  */
-function sendPieces(d: Delivery, chunks: ChunkWriter, pacer: Pacer, count: number, end: (rest: string) => void, hold: Delivery['hold']): void {
+function sendPieces(d: Delivery, choices: StreamChoices, pacer: Pacer, count: number, end: (rest: string) => void, hold: Delivery['hold']): void {
   const interval = d.provider.tokensPerSecond > 0 ? 1000 / d.provider.tokensPerSecond : 0;
   let start = performance.now();
   let next = 0;
   const step = () => {
     const due = interval === 0 ? count : Math.min(count, Math.floor((performance.now() - start) / interval) + 1);
     let out = '';
-    for (; next < (hold ? 1 : due); next++) out += chunks.piece(d.reply, next);
+    for (; next < (hold ? 1 : due); next++) out += choices.round(next);
     if (next >= count) return end(out);
     d.res.write(out);
     if (hold) {

@@ -60,10 +60,13 @@ export class ChunkWriter {
     this.#head = `data: {"id":${JSON.stringify(envelope.id)},"object":"chat.completion.chunk","created":${envelope.created},"model":${JSON.stringify(envelope.model)}${provider},`;
   }
 
-  /** `tokens`: completion tokens sent with this chunk, for running usage. */
-  #choice(delta: string, finishReason: string | null, tokens = 0): string {
+  /**
+   * One choice's delta; `index` names the choice among a request's `n`, each event carrying one.
+   * `tokens`: completion tokens sent with this chunk, for running usage.
+   */
+  #choice(delta: string, finishReason: string | null, index: number, tokens = 0): string {
     const reason = finishReason === null ? 'null' : `"${finishReason}"`;
-    return `${this.#head}"choices":[{"index":0,"delta":${delta},"finish_reason":${reason},"logprobs":null}]${this.#runningUsage(tokens)}}\n\n`;
+    return `${this.#head}"choices":[{"index":${index},"delta":${delta},"finish_reason":${reason},"logprobs":null}]${this.#runningUsage(tokens)}}\n\n`;
   }
 
   #runningUsage(tokens: number): string {
@@ -73,26 +76,26 @@ export class ChunkWriter {
     return `,"usage":${JSON.stringify({ prompt_tokens: usage.prompt_tokens, completion_tokens: completion, total_tokens: usage.prompt_tokens + completion })}`;
   }
 
-  role(reply: Reply): string {
-    return this.#choice(reply.toolCall ? '{"role":"assistant","content":null}' : '{"role":"assistant","content":""}', null);
+  role(reply: Reply, index = 0): string {
+    return this.#choice(reply.toolCall ? '{"role":"assistant","content":null}' : '{"role":"assistant","content":""}', null, index);
   }
 
   /** The i-th piece: content text, or for a tool call its argument fragment (the first names the call). */
-  piece(reply: Reply, i: number): string {
+  piece(reply: Reply, i: number, index = 0): string {
     const text = JSON.stringify(reply.pieces[i] ?? '');
     const call = reply.toolCall;
-    if (!call) return this.#choice(`{"content":${text}}`, null, i + 1);
+    if (!call) return this.#choice(`{"content":${text}}`, null, index, i + 1);
     const opening = i === 0 ? `"id":${JSON.stringify(call.id)},"type":"function",` : '';
     const name = i === 0 ? `"name":${JSON.stringify(call.name)},` : '';
-    return this.#choice(`{"tool_calls":[{"index":0,${opening}"function":{${name}"arguments":${text}}}]}`, null, i + 1);
+    return this.#choice(`{"tool_calls":[{"index":0,${opening}"function":{${name}"arguments":${text}}}]}`, null, index, i + 1);
   }
 
-  reasoning(): string {
-    return this.#choice(`{"reasoning_content":${JSON.stringify(REASONING_TEXT)}}`, null);
+  reasoning(index = 0): string {
+    return this.#choice(`{"reasoning_content":${JSON.stringify(REASONING_TEXT)}}`, null, index);
   }
 
-  finish(reply: Reply): string {
-    return this.#choice('{}', reply.finishReason, Infinity);
+  finish(reply: Reply, index = 0): string {
+    return this.#choice('{}', reply.finishReason, index, Infinity);
   }
 
   usage(usage: Usage): string {

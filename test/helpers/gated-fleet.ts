@@ -33,15 +33,20 @@ export function cleanFleet(h: Harness, names: readonly string[]): void {
   h.fleet.reset();
 }
 
-/** Streams a request to its end; the Warden headers and what the client assembled of choice 0. */
-export async function streamToEnd(h: Harness, model: string, format?: typeof JSON_FORMAT) {
-  const { data, response } = await h.client.chat.completions.create({ model, messages: HELLO, stream: true, response_format: format }).withResponse();
-  let text = '';
-  let finish: string | null = null;
+/**
+ * Streams a request (`n` choices) to its end; the Warden headers and what the client assembled
+ * of each choice (`texts`, `finishes` by index; `text` and `finish` are choice 0's).
+ */
+export async function streamToEnd(h: Harness, model: string, format?: typeof JSON_FORMAT, n = 1) {
+  const { data, response } = await h.client.chat.completions.create({ model, messages: HELLO, stream: true, response_format: format, n: n > 1 ? n : undefined }).withResponse();
+  const texts: string[] = Array(n).fill('');
+  const finishes: Array<string | null> = Array(n).fill(null);
   for await (const chunk of data) {
-    text += chunk.choices[0]?.delta?.content ?? '';
-    finish = chunk.choices[0]?.finish_reason ?? finish;
+    for (const choice of chunk.choices) {
+      texts[choice.index] += choice.delta?.content ?? '';
+      finishes[choice.index] = choice.finish_reason ?? finishes[choice.index]!;
+    }
   }
   await h.fleet.waitFor((s) => s.openStreams === 0);
-  return { route: response.headers.get('x-warden-route'), fallback: response.headers.get('x-warden-fallback'), text, finish };
+  return { route: response.headers.get('x-warden-route'), fallback: response.headers.get('x-warden-fallback'), text: texts[0]!, finish: finishes[0]!, texts, finishes };
 }

@@ -1,7 +1,7 @@
 // `n` > 1 streamed: the upstream interleaves the choices' deltas (each chunk names its `index`),
 // and with `stream_options.include_usage` ends with a usage chunk whose `choices` is empty.
-// A role with checks judges a stream's first choice (a non-streamed answer's choices each): the pieces of
-// the others must not be spliced into its text (two JSON objects interleaved are no JSON). The
+// A role with checks judges each choice of a stream on its own (every-choice-stream.test.ts): the pieces
+// of one must not be spliced into another's text (two JSON objects interleaved are no JSON). The
 // official openai client reads the gateway; the upstream plays the exact wire script.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -207,3 +207,36 @@ test('n choices: each is its own reply; lastChoicePrefix damages the last alone,
   assert.equal(bad.status, 400);
   assert.match(bad.json<{ error: { message: string; param: string } }>().error.message, /'n' must be an integer from 1 to 128/);
 });
+
+test('n choices streamed: interleaved one per event, each choice’s text the non-streamed one, its own finish, usage once at the end; lastChoicePrefix damages the last alone', async (t) => {
+  const fleet = await fleetFor(t);
+  const url = `${fleet.providerBaseUrl('Alpha')}/chat/completions`;
+  const body = ask('Hello, how was your weekend?', { seed: 5, n: 3 });
+  const textsOf = (streamed: Awaited<ReturnType<typeof postStream>>) => {
+    const texts = ['', '', ''];
+    for (const chunk of chunks(streamed)) for (const c of chunk.choices) texts[c.index] += c.delta.content ?? '';
+    return texts;
+  };
+  for (const faults of [{}, { lastChoicePrefix: 1 }]) {
+    fleet.setFaults('Alpha', faults);
+    const whole = (await post(url, body)).json().choices.map((c) => c.message.content);
+    const streamed = await postStream(url, { ...body, stream: true, stream_options: { include_usage: true } });
+    assert.deepEqual(textsOf(streamed), whole, JSON.stringify(faults));
+    const events = chunks(streamed);
+    assert.ok(events.every((e) => e.choices.length <= 1), 'one choice per event');
+    const indices = events.flatMap((e) => e.choices.map((c) => c.index));
+    assert.deepEqual(indices.slice(0, 3), [0, 1, 2], 'each choice opens with its role');
+    assert.ok(indices.indexOf(1) < indices.lastIndexOf(0), 'the choices interleave');
+    const finishes = events.flatMap((e) => e.choices.filter((c) => c.finish_reason !== null).map((c) => [c.index, c.finish_reason]));
+    assert.deepEqual(finishes.sort(), [[0, 'stop'], [1, 'stop'], [2, 'stop']]);
+    const usage = events.filter((e) => e.usage);
+    assert.equal(usage.length, 1);
+    assert.equal(events.at(-1), usage[0], 'usage comes last');
+    assert.equal(streamed.events.at(-1), '[DONE]');
+  }
+  const damaged = textsOf(await postStream(url, { ...body, stream: true }));
+  fleet.setFaults('Alpha', {});
+  const clean = textsOf(await postStream(url, { ...body, stream: true }));
+  assert.deepEqual(damaged.slice(0, 2), clean.slice(0, 2));
+  assert.ok(damaged[2]!.endsWith(clean[2]!) && damaged[2] !== clean[2], damaged[2]);
+});
