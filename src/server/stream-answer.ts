@@ -54,9 +54,16 @@ export class StreamAnswer {
     return { text: this.text, finishReason: this.finishReason, toolCall: this.#toolCall, refused: this.#refused };
   }
 
-  /** The hold-back window is full: each of the `n` choices has `chars` of its answer, or its end. */
+  /**
+   * The hold-back window is full: each of the `n` choices has `chars` of its answer, or its end.
+   * A stream whose choice 0 fills it with no other choice in sight comes from an upstream that
+   * ignores `n` (many answer one choice whatever is asked; those that honour it interleave the
+   * choices from their first events): waiting for choices that never come would hold every
+   * such answer for the window's whole `ms`.
+   */
   holds(chars: number, n: number): boolean {
     if (!this.#holds(chars)) return false;
+    if (this.#others === null) return true;
     for (let i = 1; i < n; i++) {
       const other = this.#others?.get(i);
       if (other === undefined || !other.#holds(chars)) return false;

@@ -141,7 +141,8 @@ const NO_MORE_CHOICES: readonly Reply[] = [];
  * gets; the others are composed as if asked under their own key, so they differ from it.
  */
 function composeChoices(ctx: FleetContext, provider: SimProvider, request: ChatRequest, fault: FaultName | null): Reply[] {
-  const count = choiceCount(request);
+  // Many providers answer one choice whatever `n` asks (OpenRouter passes `n` on; few honour it).
+  const count = provider.spec.ignoresN ? 1 : choiceCount(request);
   const input = replyInput(ctx.seed, provider, request, choiceFault(fault, 0, count));
   const replies = [ctx.replies.get(input)];
   for (let i = 1; i < count; i++) replies.push(ctx.replies.get({ ...input, key: `${input.key}#choice${i}`, fault: choiceFault(fault, i, count) }));

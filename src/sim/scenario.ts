@@ -60,6 +60,8 @@ const providerSchema = z.strictObject({
    * upstream that ignores include_usage and leaves `usage` out of its answers).
    */
   usage: z.enum(['final', 'running', 'none'], { error: 'expected "final", "running" or "none"' }).default('final'),
+  /** Answers one choice whatever the request's `n` asks, as many providers do. */
+  ignoresN: z.boolean({ error: 'expected true or false' }).default(false),
   /** Streams stop after their first content chunk until the fleet's releaseStreams(): a test decides when a stream ends. */
   holdStreams: z.boolean({ error: 'expected true or false' }).default(false),
 });

@@ -10,15 +10,21 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { cleanFleet, HELLO, served, simFleetYaml, simScenario, streamToEnd } from '../helpers/gated-fleet.js';
 import { metricsText } from '../helpers/metrics.js';
 
-const PROVIDERS = ['pa', 'pb', 'wa', 'wb', 'la', 'lb'];
-// wa paces its pieces, so a window fills before the end; la holds its stream after the first piece.
-const SPECS: Record<string, object> = { wa: { tokensPerSecond: 400, replyTokens: 60 }, la: { holdStreams: true, replyTokens: 40 } };
+const PROVIDERS = ['pa', 'pb', 'wa', 'wb', 'la', 'lb', 'na', 'nb'];
+// wa paces its pieces, so a window fills before the end; la holds its stream after the first
+// piece; na answers one choice whatever `n` asks, and holds its stream after the first piece.
+const SPECS: Record<string, object> = {
+  wa: { tokensPerSecond: 400, replyTokens: 60 },
+  la: { holdStreams: true, replyTokens: 40 },
+  na: { ignoresN: true, holdStreams: true, replyTokens: 40 },
+};
 const SCENARIO = simScenario(11, PROVIDERS, SPECS);
 
 function config(fleet: Fleet): string {
   return simFleetYaml(fleet, PROVIDERS, `  gated: { tier: degrade, models: [pa, pb], checks: [prefix, nonempty] }
   held:  { tier: degrade, models: [wa, wb], checks: [prefix, nonempty], holdBack: { chars: 24, ms: 30s } }
-  late:  { tier: degrade, models: [la, lb], checks: [prefix, nonempty] }`);
+  late:  { tier: degrade, models: [la, lb], checks: [prefix, nonempty] }
+  single: { tier: degrade, models: [na, nb], checks: [prefix, nonempty], holdBack: { chars: 1, ms: 10m } }`);
 }
 
 describe('n > 1, streamed: every choice passes the gate', () => {
@@ -99,6 +105,32 @@ describe('n > 1, streamed: every choice passes the gate', () => {
     const failures = (await metricsText(h.url)).split('\n').filter((l) => l.startsWith('warden_quality_failures_total{role="late"'));
     assert.equal(failures.length, 1, failures.join('\n'));
     assert.doesNotMatch(failures[0]!, /choice/);
+  });
+
+  test('an upstream that ignores n answers one choice: the window opens on it, not after its whole ms waiting for choice 1', { timeout: 30_000 }, async () => {
+    const expected = await whole('na', 2);
+    assert.equal(expected.contents.length, 1, 'the provider answers one choice');
+    h.fleet.reset();
+    // The window is 10 minutes: headers and the first piece come only if it opened on choice 0 alone.
+    const { data, response } = await h.client.chat.completions.create({ model: 'single', messages: HELLO, stream: true, n: 2 }).withResponse();
+    assert.equal(response.headers.get('x-warden-route'), 'na@na');
+    const chunks = data[Symbol.asyncIterator]();
+    let text = '';
+    while (text === '') {
+      const next = await chunks.next();
+      assert.ok(!next.done, 'the stream ended before its first token');
+      for (const c of next.value.choices) text += c.delta.content ?? '';
+    }
+    // Committed while the upstream still holds the rest of its answer.
+    assert.equal(h.fleet.releaseStreams('na'), 1);
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+      for (const c of next.value.choices) {
+        assert.equal(c.index, 0);
+        text += c.delta.content ?? '';
+      }
+    }
+    assert.equal(text, expected.contents[0]);
+    await h.fleet.waitFor((s) => s.openStreams === 0);
   });
 
   test('n = 1 streams as before: a stray prefix falls back naming no choice', async () => {
