@@ -37,6 +37,7 @@ export class RedisLink {
   readonly #keys: RedisKeys;
   readonly #keep: number;
   readonly #commandTimeout: number;
+  readonly #coordinationAnswerMs: number | undefined;
   readonly #log: RedisStoreLog;
   readonly #cmd: Redis;
   readonly #sub: Redis;
@@ -84,6 +85,7 @@ export class RedisLink {
     // A Redis that stops answering on a live connection (frozen, or cut off without a reset)
     // sends no `close`: only a deadline on each command tells, and sends the store degraded.
     this.#commandTimeout = Math.max(1, options.commandTimeoutMs ?? 2_000);
+    this.#coordinationAnswerMs = options.coordinationAnswerMs;
     this.#cmd = new Redis(options.url, { ...common, commandTimeout: this.#commandTimeout, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
     this.#cmd.defineCommand('wardenAppend', { numberOfKeys: 2, lua: APPEND_ONCE });
     // No deadline here: a SUBSCRIBE given up on client-side would still hold on the server.
@@ -143,7 +145,7 @@ export class RedisLink {
 
   /** Probe slots, leases and the instance list, on this store's connection. */
   get coordination(): RedisCoordination {
-    this.#coordination ??= new RedisCoordination({ redis: this.#cmd, prefix: this.prefix, instance: this.instance, up: () => this.#up, failed: () => this.#errors++ });
+    this.#coordination ??= new RedisCoordination({ redis: this.#cmd, prefix: this.prefix, instance: this.instance, up: () => this.#up, failed: () => this.#errors++, answerWithinMs: this.#coordinationAnswerMs });
     return this.#coordination;
   }
 

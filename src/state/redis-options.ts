@@ -19,6 +19,11 @@ export interface RedisStoreOptions {
    * reset) would hold every write, the shutdown and the store's health forever.
    */
   commandTimeoutMs?: number;
+  /**
+   * How long a probe-slot, lease or instance-list call may wait for its answer before the
+   * cautious one is taken (no probe this time, no lease), ms. Default 250: the request path waits on it.
+   */
+  coordinationAnswerMs?: number;
   /** How often a link that is up PINGs Redis, ms, so a hang is noticed with no write going out. Default 5000. */
   pingMs?: number;
   /** Audit and ledger appends held while Redis is away; beyond this the oldest are dropped. Default 10_000. */

@@ -27,7 +27,7 @@ const SCENARIO = {
 };
 const config = (fleet: Fleet) => `
 server: { adminToken: "${TOKEN}" }
-breaker: { failures: 2, cooldown: 10s, probeTimeout: 2s }
+breaker: { failures: 2, cooldown: 10s, probeTimeout: 30s }
 providers:
   flaky:      { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl('Flaky')}" }
   openrouter: { kind: openrouter, baseUrl: "${fleet.openrouterBaseUrl}" }
@@ -41,6 +41,10 @@ canary: { watch: [chat-main], mode: enforce, failedRounds: 1, capacityFloor: 1, 
 `;
 const HELLO = [{ role: 'user' as const, content: 'Hello!' }];
 const ROUTE = 'calc-model@flaky';
+// The probe slot's expiry is Redis' own (wall-clock) time, not the injected clock: long enough
+// that a burst on a loaded machine cannot outlast it and let a second probe through; the test
+// lets it lapse by hand, after checking it was set to the probe timeout.
+const PROBE_TIMEOUT_MS = 30_000;
 
 describe('shared state across three instances', { skip: missing ?? false }, () => {
   let cluster: Cluster;
@@ -85,7 +89,11 @@ describe('shared state across three instances', { skip: missing ?? false }, () =
     // lapsed in Redis, one probe closes the breaker for everyone.
     fleet.setFaults('Flaky', {});
     clock.advance(20_001);
-    await until(async () => (await redisClient.exists(`${a.store.prefix}probe:{${ROUTE}}`)) === 0, 'the probe slot lapses');
+    const slot = `${a.store.prefix}probe:{${ROUTE}}`;
+    const left = await redisClient.pttl(slot);
+    assert.ok(left > 0 && left <= PROBE_TIMEOUT_MS, `the failed probe's slot is held, lapsing within the probe timeout (${left} ms left)`);
+    await redisClient.pexpire(slot, 1);
+    await until(async () => (await redisClient.exists(slot)) === 0, 'the probe slot lapses');
     const recovering = await Promise.all(nodes.flatMap((node) => Array.from({ length: 10 }, () => status(node.client.chat.completions.create({ model: 'calc', messages: HELLO })))));
     assert.ok(recovering.includes(200), 'the probe is answered');
     assert.ok(recovering.every((s) => s === 200 || s === 503));

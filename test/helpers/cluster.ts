@@ -25,14 +25,20 @@ export interface Instance {
   client: OpenAI;
 }
 
-/** `n` gateways on one Redis under a fresh key prefix; `configYaml` must not name a state section. */
+/**
+ * `n` gateways on one Redis under a fresh key prefix; `configYaml` must not name a state section.
+ * The store's deadlines on Redis (250 ms for a probe slot's answer, 2 s for a command) are hang
+ * guards here, not what these tests check: on a loaded machine a healthy Redis can miss them, and
+ * an instance would then skip its probe or go degraded and probe alone. The tests that check
+ * those deadlines (test/state/redis-faults.test.ts) set their own.
+ */
 export async function startInstances(n: number, redisUrl: string, configYaml: string, clock?: Clock): Promise<Instance[]> {
   const prefix = `warden-test-${randomUUID().slice(0, 8)}:`;
   const log = createLogger({ level: 'silent' });
   const instances: Instance[] = [];
   for (let i = 0; i < n; i++) {
     const config = parseConfig(`${configYaml}\nstate: { redis: "${redisUrl}" }\n`, 'test', {});
-    const store = await RedisStore.open({ url: redisUrl, prefix, log });
+    const store = await RedisStore.open({ url: redisUrl, prefix, log, commandTimeoutMs: 20_000, coordinationAnswerMs: 20_000 });
     const gateway = await openGateway(config, { store, log, clock, processMetrics: false, canarySchedule: false });
     const url = await gateway.listen(0, '127.0.0.1');
     const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 20_000 });

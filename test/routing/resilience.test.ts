@@ -22,9 +22,11 @@ const PROFILES: Record<string, string> = {
   ptweak: 'profile: { languages: [en] }',
 };
 
+// The first-byte limit is wall-clock: wide enough that a loaded machine answers a healthy
+// request within it; the probe that hangs stays beyond it for ever.
 function config(fleet: Fleet): string {
   const providers = Object.keys(PROVIDERS).map((n) => `  ${n}: { kind: openai-compatible, baseUrl: "${fleet.providerBaseUrl(n)}" }`).join('\n');
-  const models = Object.keys(PROVIDERS).map((n) => `  ${n}: { provider: ${n}, model: ${n}-model, timeouts: { firstByte: 400ms }${PROFILES[n] ? `, ${PROFILES[n]}` : ''} }`).join('\n');
+  const models = Object.keys(PROVIDERS).map((n) => `  ${n}: { provider: ${n}, model: ${n}-model, timeouts: { firstByte: 3s }${PROFILES[n] ? `, ${PROFILES[n]}` : ''} }`).join('\n');
   return `
 breaker: { failures: 5, cooldown: 30s, maxCooldown: 10m, probeTimeout: 5s }
 providers:

@@ -3,19 +3,24 @@
 // with no hold-back window the client sees the reasoning as it comes. A hold-back window still
 // waits for the answer's own content and judges that. The official openai client reads the
 // gateway; the upstream is a wire script (thinking, then a pause the test ends) or the seeded fleet.
+// setTimeout is mocked (the first-token deadline and the fleet's thinking pause run on it): the
+// test moves time past the deadline only once the gateway has the reasoning, so a loaded machine
+// that takes longer than the deadline to deliver the reasoning cannot time the attempt out.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, mock, test } from 'node:test';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { metricsText, seriesValue } from '../helpers/metrics.js';
 import { sseChunk, startScriptedUpstream, type ScriptedUpstream } from '../helpers/scripted-upstream.js';
 
 const ASK = [{ role: 'user' as const, content: 'Why is the sky blue? Explain it simply.' }];
 const ANSWER = 'Sunlight scatters off the air, and blue light scatters the most.';
+/** Past the 200 ms first-token deadline and the thinker's 800 ms pause. */
+const THINKING_MS = 1_000;
 
 const SCENARIO = {
   seed: 5,
   providers: {
-    // Thinks aloud at once, answers 800 ms later: past the 200 ms first-token timeout below.
+    // Thinks aloud at once, answers 800 ms later (on the mocked clock): past the 200 ms first-token timeout below.
     thinker: { models: ['thinker-model'], reasoning: true, firstTokenMs: 800 },
     stray: { models: ['stray-model'], reasoning: true, faults: { prefix: 1 } },
   },
@@ -53,11 +58,22 @@ roles:
   judged: { tier: degrade, models: [stray, thinker], thinking: on, checks: [prefix], holdBack: { chars: 30, ms: 30s } }
 `,
     });
+    mock.timers.enable({ apis: ['setTimeout'] });
   });
   after(async () => {
+    mock.timers.reset();
     await h.close();
     await upstream.close();
   });
+
+  /** Resolves once the gateway counted `route`'s first token for `role` (the reasoning); setImmediate and Date.now are not mocked. */
+  const firstTokenCounted = async (role: string, route: string) => {
+    const series = `warden_first_token_seconds_count{role="${role}",route="${route}"}`;
+    for (const deadline = Date.now() + 10_000; seriesValue(await metricsText(h.url), series) === 0; ) {
+      if (Date.now() > deadline) throw new Error(`the gateway never counted a first token for ${role} at ${route}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
 
   test('no hold-back window: the client reads the reasoning while the model still thinks, then the answer', async () => {
     const stream = await h.client.chat.completions.create({ model: 'musing', messages: ASK, stream: true });
@@ -65,6 +81,7 @@ roles:
     const first = await chunks.next();
     const delta = first.value?.choices[0]?.delta as { reasoning_content?: string } | undefined;
     assert.equal(delta?.reasoning_content, 'The user asks about Rayleigh scattering.');
+    mock.timers.tick(THINKING_MS);
     upstream.go();
     let text = '';
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) text += next.value.choices[0]?.delta?.content ?? '';
@@ -74,7 +91,10 @@ roles:
   });
 
   test('a hold-back window: thinking past the first-token timeout is no timeout; the answer is held and judged', async () => {
-    const { data, response } = await h.client.chat.completions.create({ model: 'held', messages: ASK, stream: true }).withResponse();
+    const asked = h.client.chat.completions.create({ model: 'held', messages: ASK, stream: true }).withResponse();
+    await firstTokenCounted('held', 'thinker@thinker');
+    mock.timers.tick(THINKING_MS);
+    const { data, response } = await asked;
     let text = '';
     for await (const chunk of data) text += chunk.choices[0]?.delta?.content ?? '';
     assert.ok(text.length > 0);
@@ -84,7 +104,10 @@ roles:
   });
 
   test('a hold-back window judges the content, not the reasoning before it: a stray prefix still falls back', async () => {
-    const { response } = await h.client.chat.completions.create({ model: 'judged', messages: ASK, stream: true }).withResponse();
+    const asked = h.client.chat.completions.create({ model: 'judged', messages: ASK, stream: true }).withResponse();
+    await firstTokenCounted('judged', 'thinker@thinker');
+    mock.timers.tick(THINKING_MS);
+    const { response } = await asked;
     assert.equal(response.headers.get('x-warden-route'), 'thinker@thinker');
     assert.match(response.headers.get('x-warden-fallback') ?? '', /^quality:.* at stray@stray$/);
   });

@@ -173,8 +173,10 @@ describe('upstream failures', () => {
         gatewayConfigYaml(fleet)
           // One failure per test on the same route: its breaker must not open between them, as
           // an open breaker's route takes no request and the next test would see a 503.
-          .replace('chat-small: { provider: direct, model: gpt-4o-mini }', 'chat-small: { provider: direct, model: gpt-4o-mini, timeouts: { firstByte: 300ms }, breaker: { failures: 100 } }')
-          .replace('roles:', '  slowcapped: { provider: slowdirect, model: slow/model, timeouts: { firstToken: 300ms, total: 900ms } }\nroles:'),
+          // The limits are wall-clock: wide enough that a loaded machine answers a healthy request
+          // within them, while the upstream that hangs, or streams for 20 s, stays far beyond.
+          .replace('chat-small: { provider: direct, model: gpt-4o-mini }', 'chat-small: { provider: direct, model: gpt-4o-mini, timeouts: { firstByte: 3s }, breaker: { failures: 100 } }')
+          .replace('roles:', '  slowcapped: { provider: slowdirect, model: slow/model, timeouts: { firstToken: 3s, total: 5s } }\nroles:'),
     });
   });
   after(() => h.close());
