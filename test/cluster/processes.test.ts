@@ -59,7 +59,9 @@ describe('instances as processes', { skip: missing ?? false }, () => {
       const survivor = procs[(first! + 1) % 3]!;
       await until(async () => (await auditOf(survivor, '&type=canary_round')).length > 0, 'the leader runs a round');
       const roundsBefore = (await auditOf(survivor, '&type=canary_round')).length;
-      assert.equal((await leaders()).length, 1, 'never two leaders');
+      // Exclusivity, not continuity: on a loaded machine a renewal can come late and the lease
+      // lapse for a moment (no leader until one takes it again), which is not what this checks.
+      assert.ok((await leaders()).length <= 1, 'never two leaders');
 
       await procs[first!]!.kill('SIGKILL');
       const killedAt = Date.now();
