@@ -37,6 +37,25 @@ test('takeUsage drops a usage-only event, strips usage from an event with choice
   assert.deepEqual(JSON.parse(events[0]!.slice(6)), { id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
 });
 
+test('a usage-only event at the start is dropped on its bytes, whatever its spacing and line ends; anything less plain is parsed as before', () => {
+  const done = 'data: [DONE]\n\n';
+  for (const [event, rest] of [
+    [chunk({ choices: [], usage: USAGE }), done],
+    [`data:{"id":"c1","choices": [ ],"usage": ${JSON.stringify(USAGE)}}\r\n\r\n`, 'data: [DONE]\r\n\r\n'],
+  ] as const) {
+    const events = Buffer.from(event + rest);
+    const taken = takeUsage(events);
+    assert.deepEqual(taken.usage, USAGE);
+    assert.equal(taken.bytes.toString(), rest);
+    assert.equal(taken.bytes.buffer, events.buffer, 'the rest is a view of the bytes read, not a copy');
+  }
+  // Choices beside the usage, or a second usage object after it: parsed, the usage taken out of each.
+  const withChoice = chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: USAGE });
+  assert.equal(takeUsage(Buffer.from(withChoice + done)).bytes.toString(), chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) + done);
+  const twice = chunk({ choices: [], usage: { ...USAGE, total_tokens: 7 } }) + chunk({ choices: [], usage: USAGE }) + done;
+  assert.deepEqual(takeUsage(Buffer.from(twice)), { bytes: Buffer.from(done), usage: USAGE });
+});
+
 test('usageEventStart finds the event that holds the usage object, so the events before it go out untouched', () => {
   const content = chunk({ choices: [{ index: 0, delta: { content: 'Hello' }, finish_reason: null }], usage: null });
   const usageOnly = chunk({ choices: [], usage: USAGE });
