@@ -1,6 +1,7 @@
 // Reading a field or two out of a completion's bytes without parsing the whole answer: on
 // the request path a full JSON.parse of every reply (and the garbage it leaves) costs more
 // than the rest of the relay. Used only where the full object is not needed.
+import { bytesAt } from './bytes.js';
 import type { Usage } from './types.js';
 
 const QUOTE = 0x22;
@@ -97,11 +98,7 @@ const COUNT_KEYS: ReadonlyArray<[CountKey, Buffer]> = (['prompt_tokens', 'comple
 
 /** Which of the three counts the key between `start` and `end` names. */
 function keyOf(body: Buffer, start: number, end: number): CountKey | null {
-  next: for (const [key, bytes] of COUNT_KEYS) {
-    if (bytes.length !== end - start) continue;
-    for (let k = 0; k < bytes.length; k++) if (body[start + k] !== bytes[k]) continue next;
-    return key;
-  }
+  for (const [key, bytes] of COUNT_KEYS) if (bytes.length === end - start && bytesAt(body, start, bytes)) return key;
   return null;
 }
 

@@ -1,6 +1,7 @@
 // Re-targeting a request body without re-serialising it: when the only change Warden makes
 // is the `model` name, the client's bytes are reused with that one value replaced. On a long
 // conversation this saves a JSON.stringify of the whole history per attempt.
+import { bytesAt } from './bytes.js';
 import { jsonNameBytes } from './json-names.js';
 
 const MODEL_KEY = Buffer.from('"model"');
@@ -19,7 +20,7 @@ export function spliceModel(raw: Buffer, from: string, to: string): Buffer | nul
   while (i < raw.length && raw[i]! <= 0x20) i++;
   const value = jsonNameBytes(from);
   if (i + value.length > raw.length) return null;
-  for (let k = 0; k < value.length; k++) if (raw[i + k] !== value[k]) return null;
+  if (!bytesAt(raw, i, value)) return null;
   const replacement = jsonNameBytes(to);
   const out = Buffer.allocUnsafe(raw.length - value.length + replacement.length);
   raw.copy(out, 0, 0, i);

@@ -3,6 +3,7 @@
 // data event must hold `[DONE]` or something from `{` to `}` — because a parse per event is what
 // relaying raw bytes exists to avoid. It catches what breaks streams in practice (an event cut
 // short, an HTML page, a proxy's plain-text error); `{not json}` would pass.
+import { bytesAt } from './bytes.js';
 import { afterBlankLine, blankLineAt, eventEnd, parseEvent, resumeAt } from './sse.js';
 
 const DATA = Buffer.from('data:');
@@ -55,13 +56,13 @@ export class SseEventCheck {
 
   /** Whether the event's text (`buf` from `start` to `end`) passes; the usual one, a single `data:` line, is read on its bytes. */
   #passes(buf: Buffer, start: number, end: number): boolean {
-    if (matches(buf, start, DATA)) {
+    if (bytesAt(buf, start, DATA)) {
       const value = buf[start + 5] === SPACE ? start + 6 : start + 5;
       if (buf[value] === OPEN && buf[end - 1] === CLOSE) {
-        if (!this.sawError && matches(buf, value + 1, ERROR_KEY)) this.sawError = true;
+        if (!this.sawError && bytesAt(buf, value + 1, ERROR_KEY)) this.sawError = true;
         return true;
       }
-      if (end - value === DONE.length && matches(buf, value, DONE)) return (this.sawDone = true);
+      if (end - value === DONE.length && bytesAt(buf, value, DONE)) return (this.sawDone = true);
     }
     return this.#passesDecoded(buf.toString('utf8', start, end));
   }
@@ -78,9 +79,4 @@ export class SseEventCheck {
     this.bad = data;
     return false;
   }
-}
-
-function matches(buf: Buffer, at: number, word: Buffer): boolean {
-  for (let i = 0; i < word.length; i++) if (buf[at + i] !== word[i]) return false;
-  return true;
 }

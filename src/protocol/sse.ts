@@ -91,12 +91,15 @@ export class SseReader {
  * a line feed (LF framing) or CR LF (CRLF framing). -1 when `buf` holds no whole blank line yet.
  */
 export function blankLineAt(buf: Buffer, from: number): number {
-  for (let lf = buf.indexOf(LF, from); lf !== -1; lf = buf.indexOf(LF, lf + 1)) {
-    const after = buf[lf + 1];
-    if (after === LF || (after === CR && buf[lf + 2] === LF)) return lf;
-  }
+  for (let lf = buf.indexOf(LF, from); lf !== -1; lf = buf.indexOf(LF, lf + 1)) if (opensBlankLine(buf, lf)) return lf;
   return -1;
 }
+
+/** Whether a blank line follows the line feed at `lf` (LF, or CR LF). */
+export const opensBlankLine = (buf: Buffer, lf: number): boolean => buf[lf + 1] === LF || (buf[lf + 1] === CR && buf[lf + 2] === LF);
+
+/** Whether the line feed at `lf` ends a blank line: the one before it is LF, or LF CR. */
+export const closesBlankLine = (buf: Buffer, lf: number): boolean => buf[lf] === LF && (buf[lf - 1] === LF || (buf[lf - 1] === CR && buf[lf - 2] === LF));
 
 /**
  * Where the search for a blank line resumes once more bytes come: only a line feed in the last

@@ -5,14 +5,15 @@
 // ask does not expect a last chunk with no choices (`chunk.choices[0].delta` would throw).
 // An upstream that sends running usage on every chunk has every one taken out, not just the last.
 import { parseChunk } from './chunk.js';
+import { bytesAt } from './bytes.js';
 import { peekUsage } from './peek.js';
+import { afterBlankLine, closesBlankLine, eventEnd, opensBlankLine } from './sse.js';
 import type { Usage } from './types.js';
 
 const USAGE_KEY = Buffer.from('"usage"');
 const BLANK_LINE = /\r?\n\r?\n/;
 
 const LF = 0x0a;
-const CR = 0x0d;
 
 /**
  * Where the last usage object (`"usage": {`, not the `"usage": null` some upstreams put in every
@@ -29,8 +30,13 @@ function usageObjectAt(bytes: Buffer): number {
 
 /** Whether an object follows from `i`, past blanks and the colon. */
 function opensObject(bytes: Buffer, i: number): boolean {
+  return bytes[pastBlanksAndColon(bytes, i)] === 0x7b;
+}
+
+/** The first byte from `i` that is neither a blank nor a colon (a key's colon, the blanks around a value). */
+function pastBlanksAndColon(bytes: Buffer, i: number): number {
   while (i < bytes.length && (bytes[i]! <= 0x20 || bytes[i] === 0x3a)) i++;
-  return bytes[i] === 0x7b;
+  return i;
 }
 
 /** Whether `bytes` hold a usage object. */
@@ -52,9 +58,7 @@ export function usageEventStart(events: Buffer): number {
  * by byte (a lastIndexOf for a two-byte needle scanned the whole chunk, 8 µs on an 8 KB one).
  */
 function eventStart(events: Buffer, i: number): number {
-  for (; i > 0; i--) {
-    if (events[i] === LF && (events[i - 1] === LF || (events[i - 1] === CR && events[i - 2] === LF))) return i + 1;
-  }
+  for (; i > 0; i--) if (closesBlankLine(events, i)) return i + 1;
   return 0;
 }
 
@@ -80,17 +84,10 @@ const QUOTE = 0x22;
 function eventBeforeHoldsUsage(events: Buffer, next: number): boolean {
   // From before the blank line that ends it (`\n\n` or `\r\n\r\n`).
   for (let i = next - 3; i > 0; i--) {
-    const c = events[i];
-    if (c === LF && (events[i - 1] === LF || (events[i - 1] === CR && events[i - 2] === LF))) return false;
-    if (c === QUOTE && keyAt(events, i) && opensObject(events, i + USAGE_KEY.length)) return true;
+    if (closesBlankLine(events, i)) return false;
+    if (events[i] === QUOTE && bytesAt(events, i, USAGE_KEY) && opensObject(events, i + USAGE_KEY.length)) return true;
   }
   return false;
-}
-
-/** Whether `"usage"` is at `i`. */
-function keyAt(bytes: Buffer, i: number): boolean {
-  for (let k = 1; k < USAGE_KEY.length; k++) if (bytes[i + k] !== USAGE_KEY[k]) return false;
-  return true;
 }
 
 /**
@@ -136,15 +133,13 @@ const CHOICES_KEY = Buffer.from('"choices"');
  * about 18,000 instructions a stream (callgrind), a twentieth of Warden's work on one.
  */
 function takeUsageOnlyEvent(events: Buffer): { bytes: Buffer; usage: Usage | null } | null {
-  if (!startsWith(events, DATA)) return null;
-  const lineEnd = events.indexOf(LF);
-  if (lineEnd === -1) return null;
-  // The blank line ending the event must follow its one line at once (LF LF, or CR LF CR LF).
-  const next = events[lineEnd + 1] === LF ? lineEnd + 2 : events[lineEnd - 1] === CR && events[lineEnd + 1] === CR && events[lineEnd + 2] === LF ? lineEnd + 3 : -1;
-  if (next === -1) return null;
-  const event = events.subarray(0, lineEnd);
+  if (!bytesAt(events, 0, DATA)) return null;
+  // The blank line ending the event must follow its one line at once.
+  const lf = events.indexOf(LF);
+  if (lf === -1 || !opensBlankLine(events, lf)) return null;
+  const event = events.subarray(0, eventEnd(events, 0, lf));
   if (!hasNoChoices(event)) return null;
-  const rest = events.subarray(next);
+  const rest = events.subarray(afterBlankLine(events, lf));
   if (usageObjectAt(rest) !== -1) return null;
   const usage = peekUsage(event);
   return usage === null ? null : { bytes: rest, usage };
@@ -154,17 +149,10 @@ function takeUsageOnlyEvent(events: Buffer): { bytes: Buffer; usage: Usage | nul
 function hasNoChoices(event: Buffer): boolean {
   const at = event.indexOf(CHOICES_KEY);
   if (at === -1) return false;
-  let i = at + CHOICES_KEY.length;
-  while (i < event.length && (event[i]! <= 0x20 || event[i] === 0x3a)) i++;
+  let i = pastBlanksAndColon(event, at + CHOICES_KEY.length);
   if (event[i] !== 0x5b) return false;
-  i++;
-  while (i < event.length && event[i]! <= 0x20) i++;
+  i = pastBlanksAndColon(event, i + 1);
   return event[i] === 0x5d;
-}
-
-function startsWith(bytes: Buffer, prefix: Buffer): boolean {
-  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
-  return true;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'n
 import type { Clock } from '../clock/index.js';
 import { internalError, roleUnavailable, type GatewayError } from '../protocol/errors.js';
 import type { ChatRequest } from '../protocol/types.js';
-import { classifyStatus, parseRetryAfter, WaitBudget, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
+import { classifyStatus, type BreakerBoard, type ConcurrencyQuota, type InFlight } from '../resilience/index.js';
 import { AttemptPlanner, restrictsEndpoints, type AttemptChoice, type EscalationDecision, type FailedAttempt, type Plan, type RouteHealth } from '../routing/index.js';
 import type { QualityGate } from '../routing/gate.js';
 import type { Audit, GatewayMetrics, Logger, Outcome, RequestLog, SpanSource } from '../telemetry/index.js';
@@ -17,9 +17,10 @@ import { attemptPayload, wardenAsksUsage } from './attempt-payload.js';
 import { AttemptSlot } from './attempt-slot.js';
 import { errorClassOf, type AttemptResult } from './attempt-result.js';
 import { JsonRelay } from './relay-json.js';
+import { RateLimitWait } from './rate-limit-wait.js';
 import { RequestRecord } from './request-record.js';
 import { StreamRelay } from './relay-stream.js';
-import { choicesAsked } from './stream-answer.js';
+import { streamJudging, type StreamJudging } from './stream-judging.js';
 import { endWithError, sendError, sendRaw } from './respond.js';
 import { sendSyntheticAnswer } from './synthetic.js';
 import { standInAnswer, unavailableMessage } from './tier.js';
@@ -64,15 +65,14 @@ export class ChatExecution {
   #clientGone = false;
   /** What the client gets when the shutdown's grace period ended before the answer did. */
   #stopping: GatewayError | null = null;
-  /** Created only when a 429 wait starts: most requests never wait. */
-  #abort: AbortController | null = null;
   readonly #failures = new AttemptFailures();
-  /** The role's budget for waiting out 429s, shared by all attempts; made on the first 429. */
-  #wait: WaitBudget | null = null;
+  /** Waiting out 429s within the role's budget, shared by all attempts; made on the first 429. */
+  #wait: RateLimitWait | null = null;
   #onError: (e: unknown) => void = () => {};
   #planner: AttemptPlanner;
   #gate: QualityGate | null;
-  #original: ChatRequest;
+  /** What the gate asks of a stream; made on the first streamed attempt. */
+  #judging: StreamJudging | null = null;
   #record: RequestRecord;
 
   constructor(
@@ -81,7 +81,6 @@ export class ChatExecution {
   ) {
     const role = r.plan.role;
     this.#gate = role ? d.gateFor(role.name) : null;
-    this.#original = r.body;
     this.#record = new RequestRecord(d, r.plan, r.requestId, r.startedAt, r.stream, this.#gate !== null);
     this.#planner = new AttemptPlanner(r.plan, d.health, {
       maxFallbacks: role && r.plan.pinnedEndpoint === null ? role.config.maxFallbacks : 0,
@@ -106,7 +105,7 @@ export class ChatExecution {
       if (res.writableFinished) return;
       this.#clientGone = true;
       this.#exchange?.abort(CLIENT_GONE);
-      this.#abort?.abort(CLIENT_GONE);
+      this.#wait?.abort(CLIENT_GONE);
     });
     this.#next(null);
   }
@@ -119,7 +118,7 @@ export class ChatExecution {
     if (this.#stopping || this.#clientGone) return;
     this.#stopping = error;
     this.#exchange?.abort(SHUTTING_DOWN);
-    this.#abort?.abort(SHUTTING_DOWN);
+    this.#wait?.abort(SHUTTING_DOWN);
   }
 
   /** The next attempt after `last` failed (null: the first), or the tier's answer when none is left. */
@@ -176,20 +175,17 @@ export class ChatExecution {
 
   /** Waits as the 429 asks and tries the same route again; false when the wait budget says no. */
   #waitAndRetry(choice: AttemptChoice, result: AttemptResult & { kind: 'status' }): boolean {
-    const role = this.r.plan.role;
-    this.#wait ??= new WaitBudget(role?.config.retry.maxWait ?? 0, role?.config.retry.budget ?? 0);
-    const ms = this.#wait.allow(parseRetryAfter(result.headers['retry-after'], this.d.clock.now()));
-    if (ms === null) return false;
-    this.#abort ??= new AbortController();
-    this.d.clock.sleep(ms, this.#abort.signal).then(
+    this.#wait ??= new RateLimitWait(this.d.clock, this.r.plan.role?.config.retry ?? null);
+    return this.#wait.start(
+      result.headers,
       () => {
         this.#record.endAttempt(choice.routeId, 'rate_limited');
         this.#attempt(choice);
       },
       // The wait was cut short (the client left): the 429 stands as the result.
       () => this.#attempted(choice, result, false),
-    ).catch(this.#onError);
-    return true;
+      this.#onError,
+    );
   }
 
   /** Starts one attempt; its result goes to #attempted. */
@@ -201,8 +197,8 @@ export class ChatExecution {
     // A provider at its quota is passed over like a shed route: not its fault, so no breaker
     // failure, and the next route is tried.
     if (quota !== null && !quota.take(provider)) return this.#attempted(choice, { kind: 'failure', failure: quotaFull(provider), servedEndpoint: null });
-    const asksUsage = wardenAsksUsage(this.#original, model);
-    const payload = attemptPayload(this.r.raw, this.#original, choice, asksUsage);
+    const asksUsage = wardenAsksUsage(this.r.body, model);
+    const payload = attemptPayload(this.r.raw, this.r.body, choice, asksUsage);
     const slot = new AttemptSlot(this.d.inflight, quota, provider, choice.routeId, (failure) => this.#exchange?.abort(failure));
     // undici reports some failures (a closed pool) from inside dispatch(): the result must
     // wait until this attempt's exchange is in place, or a next attempt's would be overwritten.
@@ -221,17 +217,12 @@ export class ChatExecution {
   }
 
   #streamRelay(choice: AttemptChoice, dropUsage: boolean, resolve: (r: AttemptResult) => void, slot: AttemptSlot): StreamRelay {
-    const gate = this.#gate;
-    const holdBack = this.r.plan.role?.config.holdBack ?? null;
+    this.#judging ??= streamJudging(this.#gate, this.r.plan.role?.config.holdBack ?? null, this.r.language, this.r.body);
     return new StreamRelay(
       this.r.res,
       choice.model,
       {
-        holdBack,
-        judgeStart: gate && holdBack && gate.partialChecks.length > 0 ? (text, refused) => gate.judgeStart(text, this.r.language, refused) : null,
-        judgeWhole: gate?.active ? (reply) => gate.judge(reply, this.r.language) : null,
-        choices: choicesAsked(this.#original),
-        collect: gate?.active ?? false,
+        judging: this.#judging,
         stripReasoning: choice.thinking === 'off',
         headers: (served) => this.#headers(servedRoute(choice, served)),
         routeId: (served) => servedRoute(choice, served),
@@ -383,18 +374,9 @@ export class ChatExecution {
 
   #headers(route: string | null, contentType?: string): OutgoingHttpHeaders {
     const first = this.#failures.first;
-    const escalation = this.r.escalation;
-    return wardenHeaders(
-      {
-        requestId: this.r.requestId,
-        route,
-        attempts: this.#planner.attempts,
-        role: this.r.plan.role?.name ?? null,
-        fallback: first ? fallbackHeader(first) : null,
-        escalation: escalation?.escalate ? `score=${escalation.score}; cause=${escalation.cause}; to=${this.r.plan.escalationModel?.name}` : null,
-      },
-      contentType,
-    );
+    const { requestId, plan, escalation } = this.r;
+    const escalated = escalation?.escalate ? `score=${escalation.score}; cause=${escalation.cause}; to=${plan.escalationModel?.name}` : null;
+    return wardenHeaders({ requestId, route, attempts: this.#planner.attempts, role: plan.role?.name ?? null, fallback: first ? fallbackHeader(first) : null, escalation: escalated }, contentType);
   }
 
   #retryAfterSeconds(): number {

@@ -19,23 +19,13 @@ import { RelayedUsage } from '../protocol/usage-events.js';
 import type { GateResult } from '../routing/gate.js';
 import { carriesReasoning, invalidResponse, redactBody, redactText, sinkFailure, streamCut, stripReasoningDelta, UpstreamFailure, type Exchange, type ExchangeSink } from '../upstream/index.js';
 import type { AttemptResult } from './attempt-result.js';
-import { StreamAnswer, type JudgeStart, type JudgeWhole } from './stream-answer.js';
+import { StreamAnswer } from './stream-answer.js';
+import type { StreamJudging } from './stream-judging.js';
 import { describe } from './relay-json.js';
 
 export interface StreamHooks {
-  /** Characters or milliseconds of answer to hold back for the gate; null commits on the first token. */
-  holdBack: { chars: number; ms: number } | null;
-  /** Judges the held-back start; a failed result rejects the attempt before the client sees it. */
-  judgeStart: JudgeStart | null;
-  /**
-   * Every check of the role, for an answer read to its end before the commit (a failure rejects
-   * it likewise), and after the stream for what went out unjudged (a failure is only recorded).
-   */
-  judgeWhole: JudgeWhole | null;
-  /** The request's `n`: the hold-back window holds until each choice has filled it. */
-  choices: number;
-  /** Collect the whole text (and usage) for the gate's after-the-fact verdict and cost. */
-  collect: boolean;
+  /** The role's gate: hold-back window and judgements (the same for every attempt of a request). */
+  judging: StreamJudging;
   /** Thinking-off roles: reasoning fields are taken out of every chunk, which is then re-encoded. */
   stripReasoning: boolean;
   /** Headers of the answer, once the served endpoint is known. */
@@ -141,8 +131,8 @@ export class StreamRelay implements ExchangeSink {
 
   #afterRead(): void {
     if (this.#started && this.#holdBackSatisfied()) this.#tryCommit();
-    else if (this.#started && this.#holdTimer === null && this.hooks.holdBack) {
-      this.#holdTimer = setTimeout(this.#onHoldTimeout, this.hooks.holdBack.ms);
+    else if (this.#started && this.#holdTimer === null && this.hooks.judging.holdBack) {
+      this.#holdTimer = setTimeout(this.#onHoldTimeout, this.hooks.judging.holdBack.ms);
     }
   }
 
@@ -223,7 +213,7 @@ export class StreamRelay implements ExchangeSink {
       if (this.#started) continue;
       // A thinking model's reasoning is the first of the answer: with no window to hold it, the
       // client sees it as it comes (it may think for minutes), else it only shows the upstream alive.
-      const commitsNow = this.hooks.holdBack === null && !this.#out;
+      const commitsNow = this.hooks.judging.holdBack === null && !this.#out;
       if (answers || (thinking && commitsNow)) {
         this.#started = true;
         this.#exchange?.endFirstTokenWait();
@@ -233,7 +223,7 @@ export class StreamRelay implements ExchangeSink {
         // rest is read first and the whole gate judges it before anything goes out, as a window would.
         if (!this.#committed && commitsNow) {
           this.#firstTokenDue = true;
-          if (this.hooks.judgeWhole === null || !holdsAnswerEnd(reader.unread())) return true;
+          if (this.hooks.judging.judgeWhole === null || !holdsAnswerEnd(reader.unread())) return true;
           continue;
         }
         if (!this.#thinking) this.hooks.onFirstToken(this.#served);
@@ -259,8 +249,8 @@ export class StreamRelay implements ExchangeSink {
   }
 
   #holdBackSatisfied(): boolean {
-    const hold = this.hooks.holdBack;
-    return hold === null || this.#answer.holds(hold.chars, this.hooks.choices);
+    const hold = this.hooks.judging.holdBack;
+    return hold === null || this.#answer.holds(hold.chars, this.hooks.judging.choices);
   }
 
   /** Judges the held-back start and commits; false when the gate rejected it. */
@@ -268,7 +258,7 @@ export class StreamRelay implements ExchangeSink {
     if (this.#committed || this.#settled) return this.#committed;
     if (this.#holdTimer) clearTimeout(this.#holdTimer);
     this.#holdTimer = null;
-    const verdict = this.#answer.judgeHeld(this.hooks.judgeWhole, this.hooks.judgeStart, this.#sawDone);
+    const verdict = this.#answer.judgeHeld(this.hooks.judging.judgeWhole, this.hooks.judging.judgeStart, this.#sawDone);
     if (verdict && !verdict.passed) {
       const served = this.#served;
       this.#settle({ kind: 'rejected', gate: verdict, servedEndpoint: served });
@@ -302,7 +292,7 @@ export class StreamRelay implements ExchangeSink {
 
   #commit(held: Buffer[]): void {
     this.#committed = true;
-    if (!this.hooks.collect && !this.#out) this.#reader = null;
+    if (this.hooks.judging.judgeWhole === null && !this.#out) this.#reader = null;
     this.res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -362,7 +352,7 @@ export class StreamRelay implements ExchangeSink {
       kind: 'streamed',
       servedEndpoint: this.#served,
       failure,
-      verdict: failure === null && this.hooks.judgeWhole ? this.#answer.judgeRest(this.hooks.judgeWhole) : null,
+      verdict: failure === null && this.hooks.judging.judgeWhole ? this.#answer.judgeRest(this.hooks.judging.judgeWhole) : null,
       usage: this.#usage.usage,
       sawUpstreamError: this.#sawUpstreamError,
     };

@@ -2,21 +2,12 @@
 // `refusal` when a structured answer declined), finish reason and whether it calls a tool. This
 // object is choice 0; with `n` > 1 the choices' deltas interleave and each other choice gets a
 // state of its own, made when a delta first names it — a one-choice stream never makes one.
-import type { ChatChunkChoice, ChatRequest } from '../protocol/types.js';
+import type { ChatChunkChoice } from '../protocol/types.js';
 import type { Reply } from '../quality/index.js';
 import type { GateResult } from '../routing/gate.js';
 
 export type JudgeWhole = (reply: Reply) => GateResult;
 export type JudgeStart = (text: string, refused: boolean) => GateResult;
-
-/** OpenAI's largest `n`: a window never waits on more choices, whatever a client asks. */
-const MAX_CHOICES = 128;
-
-/** The choices a request asks for (`n`), as the hold-back window counts them. */
-export function choicesAsked(body: ChatRequest): number {
-  const n = body.n;
-  return typeof n === 'number' && Number.isInteger(n) && n > 1 ? Math.min(n, MAX_CHOICES) : 1;
-}
 
 export class StreamAnswer {
   text = '';
